@@ -1,0 +1,51 @@
+# shellcheck shell=bash
+# Helpers shared by the vm/ scripts: errors, arch data, variants, paths.
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD:-$top/build}
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "${0##*/}: error: $*"; exit 1; }
+run() { say "\$ $*"; "$@"; }
+
+valid_arches() {
+	local f
+	for f in "$top"/vm/arches/*.conf; do basename "$f" .conf; done | paste -sd' '
+}
+
+valid_variants() {
+	awk '!/^#/ && NF { print $1 }' "$top/vm/variants" | paste -sd' '
+}
+
+# load_arch ARCH: read vm/arches/ARCH.conf into A_<KEY> variables.
+load_arch() {
+	local arch=$1 file=$top/vm/arches/$1.conf key value
+	[ -f "$file" ] || die "unknown ARCH '$arch' (valid: $(valid_arches))"
+	while IFS='=' read -r key value; do
+		case $key in '' | '#'*) continue ;; esac
+		[[ $key =~ ^[A-Z0-9_]+$ ]] || die "$file: bad key '$key'"
+		printf -v "A_$key" '%s' "$value"
+	done <"$file"
+	A_ARCH=$arch
+}
+
+# variant_source VARIANT: "pristine" or "series" (the variant's line in vm/variants).
+variant_source() {
+	local v=$1 src
+	src=$(awk -v v="$v" '!/^#/ && $1 == v { print $2 }' "$top/vm/variants")
+	[ -n "$src" ] || die "unknown VARIANT '$v' (valid: $(valid_variants))"
+	[ -f "$top/vm/configs/$v.config" ] || die "variant '$v' has no vm/configs/$v.config"
+	echo "$src"
+}
+
+# Source tree a variant builds from.
+variant_srcdir() {
+	case $(variant_source "$1") in
+	pristine) echo "$build/linux-pristine" ;;
+	series) echo "$build/linux" ;;
+	*) die "vm/variants: variant '$1' has an unknown source (valid: pristine series)" ;;
+	esac
+}
+
+kernel_objdir() { echo "$build/kernel/$1-$2"; }
+rootfs_dir() { echo "$build/rootfs/$1-$2"; }
