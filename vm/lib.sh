@@ -17,6 +17,12 @@ valid_variants() {
 	awk '!/^#/ && NF { print $1 }' "$top/vm/variants" | paste -sd' '
 }
 
+# Keys of vm/arches/*.conf, set by load_arch (used by the scripts that source this).
+# shellcheck disable=SC2034
+declare A_KARCH='' A_CROSS_COMPILE='' A_DEB_ARCH='' A_KVM_HOST='' A_KERNEL_IMAGE='' \
+	A_KERNEL_TARGET='' A_QEMU='' A_QEMU_MACHINE='' A_QEMU_CPU_TCG='' A_QEMU_CPU_KVM='' \
+	A_CONSOLE='' A_QEMU_9P_DEVICE=''
+
 # load_arch ARCH: read vm/arches/ARCH.conf into A_<KEY> variables.
 load_arch() {
 	local arch=$1 file=$top/vm/arches/$1.conf key value
@@ -26,7 +32,7 @@ load_arch() {
 		[[ $key =~ ^[A-Z0-9_]+$ ]] || die "$file: bad key '$key'"
 		printf -v "A_$key" '%s' "$value"
 	done <"$file"
-	A_ARCH=$arch
+	export A_ARCH=$arch
 }
 
 # variant_source VARIANT: "pristine" or "series" (the variant's line in vm/variants).

@@ -1,0 +1,51 @@
+# BPF JIT write-protection on arm64: build, boot, test.
+#
+#   make all         the main job: deps, tree, every kernel variant, tests
+#   make test        build what the tests need, boot the guests, print the tally
+#   make deps        install the Debian packages the pipeline needs (as root)
+#   make tree        extract linux-source-6.12 into build/linux, apply patches/
+#   make patches     export build/linux's commits back into patches/
+#   make kernel      build one variant: ARCH=arm64 VARIANT=series|vanilla|...
+#   make rootfs      build that variant's initramfs
+#   make shell       an interactive guest of that variant
+#   make shellcheck  lint every shell script
+ARCH ?= arm64
+VARIANT ?= series
+VARIANTS := $(shell awk '!/^\#/ && NF { print $$1 }' vm/variants)
+SHELL_SCRIPTS := vm/tree vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
+	vm/guest/init tests/run tests/guest/run-tests .ci/run $(wildcard tests/guest/t/*)
+
+.PHONY: all deps tree patches kernel kernels rootfs shell test shellcheck
+
+all: deps
+	$(MAKE) tree
+	$(MAKE) kernels
+	$(MAKE) test
+
+deps:
+	vm/deps
+
+tree:
+	vm/tree apply
+
+patches:
+	vm/tree export
+
+kernel: tree
+	vm/build-kernel $(ARCH) $(VARIANT)
+
+kernels: tree
+	set -e; for v in $(VARIANTS); do vm/build-kernel $(ARCH) $$v; done
+
+rootfs: kernel
+	vm/mkrootfs $(ARCH) $(VARIANT)
+
+shell: rootfs
+	vm/run --arch $(ARCH) --variant $(VARIANT) --interactive
+
+test: deps
+	$(MAKE) tree
+	tests/run $(ARCH)
+
+shellcheck:
+	shellcheck -x $(SHELL_SCRIPTS)

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "ktest.h"
+
+struct bpf_object *ktest_load(const char *name)
+{
+	char path[256];
+	struct bpf_object *obj;
+	int err;
+
+	snprintf(path, sizeof(path), "/tests/bpf/%s.bpf.o", name);
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		printf("FAIL: open %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	err = bpf_object__load(obj);
+	if (err) {
+		printf("FAIL: load %s: %s\n", path, strerror(-err));
+		exit(1);
+	}
+	return obj;
+}
+
+struct bpf_program *ktest_prog(struct bpf_object *obj, const char *name)
+{
+	struct bpf_program *prog;
+
+	prog = bpf_object__find_program_by_name(obj, name);
+	if (!prog) {
+		printf("FAIL: no program %s\n", name);
+		exit(1);
+	}
+	return prog;
+}
+
+int ktest_test_run_skb(struct bpf_program *prog, int repeat,
+		       unsigned int *retval, unsigned int *duration)
+{
+	unsigned char pkt[64] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		    .data_in = pkt,
+		    .data_size_in = sizeof(pkt),
+		    .repeat = repeat);
+	int err;
+
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
+	if (err) {
+		printf("FAIL: BPF_PROG_TEST_RUN: %s\n", strerror(errno));
+		return -1;
+	}
+	*retval = opts.retval;
+	if (duration)
+		*duration = opts.duration;
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers for the guest's libbpf tests. */
+#ifndef KTEST_H
+#define KTEST_H
+
+#include <bpf/libbpf.h>
+
+#define KTEST_SKIP 4
+
+/* Print "# what: got X, expected Y" and return false on mismatch. */
+#define EXPECT_EQ(what, got, want)                                          \
+	({                                                                  \
+		long long __g = (got), __w = (want);                        \
+		int __ok = __g == __w;                                      \
+		printf("%s %s: got %lld, expected %lld\n",                  \
+		       __ok ? "ok:" : "FAIL:", what, __g, __w);             \
+		__ok;                                                       \
+	})
+
+/* Open and load /tests/bpf/NAME.bpf.o; exits the test on failure. */
+struct bpf_object *ktest_load(const char *name);
+struct bpf_program *ktest_prog(struct bpf_object *obj, const char *name);
+int ktest_test_run_skb(struct bpf_program *prog, int repeat,
+		       unsigned int *retval, unsigned int *duration);
+
+#endif

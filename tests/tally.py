@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Tally the boots of a `make test` run.
+
+usage: tally.py BOOTS
+
+BOOTS has one line per boot: label, directory, allow-regex ("-" for none),
+separated by tabs. Each directory holds what tests/run left: vmrun.rc,
+console.log and, when the guest produced KTAP, results.json from
+`kunit.py parse --json`. Prints one line per test case, one per console
+finding, and the closing "N passed, N failed, N skipped"; exits 1 on any
+failure.
+"""
+import json
+import os
+import re
+import sys
+
+# Console lines that fail a boot unless its allow regex matches them.
+BAD = re.compile(r"CFI failure|BUG:|Oops|Kernel panic|WARNING:")
+
+
+def cases(group, prefix):
+    """Yield (name, status) for every test case of a kunit.py JSON group."""
+    for case in group.get("test_cases", []):
+        yield f"{prefix}/{case['name']}", case["status"]
+    for sub in group.get("sub_groups", []):
+        yield from cases(sub, f"{prefix}/{sub['name']}")
+
+
+def tally_boot(label, path, allow):
+    results = []
+    rc_file = os.path.join(path, "vmrun.rc")
+    rc = open(rc_file).read().strip() if os.path.exists(rc_file) else "missing"
+    # A guest command that fails is reported by its tests; a guest that
+    # timed out, panicked or never reported (124, 125) is a failure of its own.
+    if rc in ("124", "125", "missing"):
+        results.append((f"{label}: guest run", "FAIL",
+                        f"vm/run exited {rc}; see {path}/vmrun.log"))
+    res = os.path.join(path, "results.json")
+    found = 0
+    if os.path.exists(res):
+        with open(res) as f:
+            for name, status in cases(json.load(f), label):
+                found += 1
+                results.append((name, status, ""))
+    if not found:
+        results.append((f"{label}: KTAP results", "FAIL",
+                        f"no test results parsed; see {path}/parse.log"))
+    console = os.path.join(path, "console.log")
+    allowed = re.compile(allow) if allow != "-" else None
+    if os.path.exists(console):
+        with open(console, errors="replace") as f:
+            for line in f:
+                if BAD.search(line) and not (allowed and allowed.search(line)):
+                    results.append((f"{label}: console", "FAIL", line.strip()))
+    else:
+        results.append((f"{label}: console", "FAIL", "no console log"))
+    return results
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit("usage: tally.py BOOTS")
+    passed = failed = skipped = 0
+    with open(argv[1]) as f:
+        boots = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    summary = []
+    for label, path, allow in boots:
+        for name, status, why in tally_boot(label, path, allow):
+            if status == "PASS":
+                passed += 1
+            elif status == "SKIP":
+                skipped += 1
+            else:
+                failed += 1
+            print(f"{status:5} {name}" + (f": {why}" if why else ""))
+            summary.append({"test": name, "status": status, "detail": why})
+    out = os.path.join(os.path.dirname(argv[1]), "summary.json")
+    with open(out, "w") as f:
+        json.dump(summary, f, indent=1)
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
