@@ -9,13 +9,14 @@
 #   make rootfs      build that variant's initramfs
 #   make shell       an interactive guest of that variant
 #   make shellcheck  lint every shell script
+#   make checkpatch  scripts/checkpatch.pl --strict on every patch of the series
 ARCH ?= arm64
 VARIANT ?= series
 VARIANTS := $(shell awk '!/^\#/ && NF { print $$1 }' vm/variants)
 SHELL_SCRIPTS := vm/tree vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
 	vm/guest/init tests/run tests/guest/run-tests .ci/run $(wildcard tests/guest/t/*)
 
-.PHONY: all deps tree patches kernel kernels rootfs shell test shellcheck
+.PHONY: all deps tree patches kernel kernels rootfs shell test shellcheck checkpatch
 
 all: deps
 	$(MAKE) tree
@@ -49,3 +50,9 @@ test: deps
 
 shellcheck:
 	shellcheck -x $(SHELL_SCRIPTS)
+
+checkpatch: tree
+	set -e; for p in $(CURDIR)/patches/[0-9][0-9][0-9][0-9]-*.patch; do \
+		case $$p in */0000-*) continue ;; esac; \
+		(cd build/linux && scripts/checkpatch.pl --strict --quiet "$$p"); \
+	done
