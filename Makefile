@@ -54,5 +54,5 @@ shellcheck:
 checkpatch: tree
 	set -e; for p in $(CURDIR)/patches/[0-9][0-9][0-9][0-9]-*.patch; do \
 		case $$p in */0000-*) continue ;; esac; \
-		(cd build/linux && scripts/checkpatch.pl --strict --quiet "$$p"); \
+		(cd build/linux && PATH=/usr/bin:$$PATH scripts/checkpatch.pl --strict --quiet "$$p"); \
 	done
