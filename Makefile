@@ -8,20 +8,23 @@
 #   make kernel      build one variant: ARCH=arm64 VARIANT=series|vanilla|...
 #   make rootfs      build that variant's initramfs
 #   make shell       an interactive guest of that variant
+#   make bench       benchmarks/kcfi-cost: kCFI cost in guest instructions -> results/
 #   make shellcheck  lint every shell script
 #   make checkpatch  scripts/checkpatch.pl --strict on every patch of the series
 ARCH ?= arm64
 VARIANT ?= series
 VARIANTS := $(shell awk '!/^\#/ && NF { print $$1 }' vm/variants)
 SHELL_SCRIPTS := vm/tree vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
-	vm/guest/init tests/run tests/guest/run-tests .ci/run $(wildcard tests/guest/t/*)
+	vm/guest/init tests/run tests/guest/run-tests .ci/run benchmarks/kcfi-cost \
+	$(wildcard tests/guest/t/*)
 
-.PHONY: all deps tree patches kernel kernels rootfs shell test shellcheck checkpatch
+.PHONY: all deps tree patches kernel kernels rootfs shell test bench shellcheck checkpatch
 
 all: deps
 	$(MAKE) tree
 	$(MAKE) kernels
 	$(MAKE) test
+	$(MAKE) bench
 
 deps:
 	vm/deps
@@ -47,6 +50,10 @@ shell: rootfs
 test: deps
 	$(MAKE) tree
 	tests/run $(ARCH)
+
+bench: deps
+	$(MAKE) tree
+	benchmarks/kcfi-cost
 
 shellcheck:
 	shellcheck -x $(SHELL_SCRIPTS)
