@@ -28,17 +28,10 @@ struct bench_args {
 static int set_iters(struct bpf_object *obj, __u64 iters)
 {
 	struct bench_args a = { .flags = 0, .iters = iters };
-	struct bpf_map *map;
+	struct bpf_map *bss = ktest_bss(obj);
 	__u32 zero = 0;
 
-	bpf_object__for_each_map(map, obj) {
-		const char *name = bpf_map__name(map);
-		size_t len = strlen(name);
-
-		if (len > 4 && !strcmp(name + len - 4, ".bss"))
-			return bpf_map_update_elem(bpf_map__fd(map), &zero, &a, BPF_ANY);
-	}
-	return -1;
+	return bss ? bpf_map_update_elem(bpf_map__fd(bss), &zero, &a, BPF_ANY) : -1;
 }
 
 static double now_ns(void)

@@ -20,17 +20,10 @@ struct cfi_results {
 /* The program's .bss: struct cfi_results res. */
 static int read_results(struct bpf_object *obj, struct cfi_results *res)
 {
-	struct bpf_map *map;
+	struct bpf_map *bss = ktest_bss(obj);
 	__u32 zero = 0;
 
-	bpf_object__for_each_map(map, obj) {
-		const char *name = bpf_map__name(map);
-		size_t len = strlen(name);
-
-		if (len > 4 && !strcmp(name + len - 4, ".bss"))
-			return bpf_map_lookup_elem(bpf_map__fd(map), &zero, res);
-	}
-	return -1;
+	return bss ? bpf_map_lookup_elem(bpf_map__fd(bss), &zero, res) : -1;
 }
 
 /*

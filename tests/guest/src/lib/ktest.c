@@ -27,6 +27,20 @@ struct bpf_object *ktest_load(const char *name)
 	return obj;
 }
 
+struct bpf_map *ktest_bss(struct bpf_object *obj)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj) {
+		const char *name = bpf_map__name(map);
+		size_t len = strlen(name);
+
+		if (len > 4 && !strcmp(name + len - 4, ".bss"))
+			return map;
+	}
+	return NULL;
+}
+
 struct bpf_program *ktest_prog(struct bpf_object *obj, const char *name)
 {
 	struct bpf_program *prog;

@@ -19,6 +19,8 @@
 
 /* Open and load /tests/bpf/NAME.bpf.o; exits the test on failure. */
 struct bpf_object *ktest_load(const char *name);
+/* The object's .bss map (its global variables), or NULL. */
+struct bpf_map *ktest_bss(struct bpf_object *obj);
 struct bpf_program *ktest_prog(struct bpf_object *obj, const char *name);
 int ktest_test_run_skb(struct bpf_program *prog, int repeat,
 		       unsigned int *retval, unsigned int *duration);
