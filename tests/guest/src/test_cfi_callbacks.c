@@ -17,15 +17,6 @@ struct cfi_results {
 	__u64 each_sum;
 };
 
-/* The program's .bss: struct cfi_results res. */
-static int read_results(struct bpf_object *obj, struct cfi_results *res)
-{
-	struct bpf_map *bss = ktest_bss(obj);
-	__u32 zero = 0;
-
-	return bss ? bpf_map_lookup_elem(bpf_map__fd(bss), &zero, res) : -1;
-}
-
 /*
  * The number of helper calls left in a loaded program: an inlined bpf_loop()
  * leaves none, a bpf_loop() the verifier kept leaves its helper call.
@@ -63,8 +54,8 @@ int main(void)
 	if (ktest_test_run_skb(ktest_prog(obj, "loop_not_inlined"), 1, &retval, NULL))
 		return 1;
 	ok &= EXPECT_EQ("bpf_loop iterations", retval, 10);
-	if (read_results(obj, &res))
-		return printf("FAIL: cannot read .bss\n"), 1;
+	if (ktest_read_bss(obj, &res, sizeof(res)))
+		return 1;
 	ok &= EXPECT_EQ("bpf_loop callback sum of 0..9", res.loop_sum, 45);
 
 	for (k = 0; k < 4; k++) {
@@ -75,8 +66,8 @@ int main(void)
 	if (ktest_test_run_skb(ktest_prog(obj, "for_each_elem"), 1, &retval, NULL))
 		return 1;
 	ok &= EXPECT_EQ("bpf_for_each_map_elem elements", retval, 4);
-	if (read_results(obj, &res))
-		return printf("FAIL: cannot read .bss\n"), 1;
+	if (ktest_read_bss(obj, &res, sizeof(res)))
+		return 1;
 	ok &= EXPECT_EQ("bpf_for_each_map_elem callback sum", res.each_sum, sum);
 
 	bpf_object__close(obj);

@@ -7,11 +7,10 @@
 #include <bpf/libbpf.h>
 #include "ktest.h"
 
-struct bpf_object *ktest_load(const char *name)
+struct bpf_object *ktest_open(const char *name)
 {
 	char path[256];
 	struct bpf_object *obj;
-	int err;
 
 	snprintf(path, sizeof(path), "/tests/bpf/%s.bpf.o", name);
 	obj = bpf_object__open_file(path, NULL);
@@ -19,9 +18,17 @@ struct bpf_object *ktest_load(const char *name)
 		printf("FAIL: open %s: %s\n", path, strerror(errno));
 		exit(1);
 	}
+	return obj;
+}
+
+struct bpf_object *ktest_load(const char *name)
+{
+	struct bpf_object *obj = ktest_open(name);
+	int err;
+
 	err = bpf_object__load(obj);
 	if (err) {
-		printf("FAIL: load %s: %s\n", path, strerror(-err));
+		printf("FAIL: load %s: %s\n", name, strerror(-err));
 		exit(1);
 	}
 	return obj;
@@ -39,6 +46,29 @@ struct bpf_map *ktest_bss(struct bpf_object *obj)
 			return map;
 	}
 	return NULL;
+}
+
+int ktest_read_bss(struct bpf_object *obj, void *buf, size_t size)
+{
+	struct bpf_map *bss = ktest_bss(obj);
+	__u32 zero = 0;
+	void *value;
+	int err;
+
+	if (!bss || bpf_map__value_size(bss) < size) {
+		printf("FAIL: no .bss of %zu bytes\n", size);
+		return -1;
+	}
+	value = calloc(1, bpf_map__value_size(bss));
+	if (!value)
+		return -1;
+	err = bpf_map_lookup_elem(bpf_map__fd(bss), &zero, value);
+	if (err)
+		printf("FAIL: read .bss: %s\n", strerror(errno));
+	else
+		memcpy(buf, value, size);
+	free(value);
+	return err;
 }
 
 struct bpf_program *ktest_prog(struct bpf_object *obj, const char *name)

@@ -21,7 +21,11 @@
 struct bpf_object *ktest_load(const char *name);
 /* The object's .bss map (its global variables), or NULL. */
 struct bpf_map *ktest_bss(struct bpf_object *obj);
+/* Copy the first SIZE bytes of the object's .bss into BUF; 0 on success. */
+int ktest_read_bss(struct bpf_object *obj, void *buf, size_t size);
 struct bpf_program *ktest_prog(struct bpf_object *obj, const char *name);
+/* Open /tests/bpf/NAME.bpf.o without loading it; exits the test on failure. */
+struct bpf_object *ktest_open(const char *name);
 int ktest_test_run_skb(struct bpf_program *prog, int repeat,
 		       unsigned int *retval, unsigned int *duration);
 

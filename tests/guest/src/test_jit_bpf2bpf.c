@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf-to-bpf calls: a main program calls a global subprogram that calls a
+ * static one, each JITed as its own function with its own kCFI word.
+ * Also checks what user space sees of the JITed functions: one jited_ksyms
+ * address and length per function, in /proc/kallsyms, each starting with
+ * the BTI landing pad (the hash word is in front of bpf_func, not in the
+ * dump).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "ktest.h"
+
+#define LEN 64		/* skb->len of test_run's 64-byte packet (tc keeps Ethernet) */
+#define A64_BTI_JC 0xd50324dfU
+#define A64_BTI_C 0xd503245fU
+
+/* Is there a bpf_prog_* symbol at ADDR in /proc/kallsyms? */
+static int in_kallsyms(unsigned long long addr)
+{
+	char line[512], type, name[256];
+	unsigned long long a;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) == 3 &&
+		    a == addr && !strncmp(name, "bpf_prog_", 9))
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+int main(void)
+{
+	struct bpf_object *obj = ktest_load("jit_calls");
+	struct bpf_program *prog = ktest_prog(obj, "bpf2bpf");
+	__u64 ksyms[8];
+	__u32 lens[8], len, i, off;
+	unsigned char code[4096];
+	struct bpf_prog_info info;
+	unsigned int retval;
+	int ok = 1;
+
+	if (ktest_test_run_skb(prog, 1, &retval, NULL))
+		return 1;
+	ok &= EXPECT_EQ("bpf2bpf: mul_add(len, 3, 7) + mul(2, 5)", retval, LEN * 3 + 7 + 10);
+
+	memset(&info, 0, sizeof(info));
+	info.nr_jited_ksyms = 8;
+	info.jited_ksyms = (unsigned long)ksyms;
+	info.nr_jited_func_lens = 8;
+	info.jited_func_lens = (unsigned long)lens;
+	info.jited_prog_len = sizeof(code);
+	info.jited_prog_insns = (unsigned long)code;
+	len = sizeof(info);
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+		return printf("FAIL: BPF_OBJ_GET_INFO_BY_FD\n"), 1;
+	ok &= EXPECT_EQ("functions: main, mul_add, mul", info.nr_jited_ksyms, 3);
+	if (info.nr_jited_ksyms > 8 || info.jited_prog_len > sizeof(code))
+		return printf("FAIL: program larger than expected\n"), 1;
+	for (i = 0, off = 0; i < info.nr_jited_ksyms; off += lens[i], i++) {
+		__u32 first;
+
+		printf("function %u at %#llx, %u bytes\n", i, (unsigned long long)ksyms[i], lens[i]);
+		ok &= EXPECT_EQ("  listed in /proc/kallsyms", in_kallsyms(ksyms[i]), 1);
+		memcpy(&first, code + off, sizeof(first));
+		ok &= EXPECT_EQ("  dump starts with BTI (jc or c)",
+				first == A64_BTI_JC || first == A64_BTI_C, 1);
+	}
+	ok &= EXPECT_EQ("function lengths add up to jited_prog_len", off, info.jited_prog_len);
+
+	bpf_object__close(obj);
+	return ok ? 0 : 1;
+}
