@@ -57,12 +57,9 @@ static int print_hashes(void)
 int main(int argc, char **argv)
 {
 	const char *kind = argc == 2 ? argv[1] : "";
-	const char *objname = "cfi_callbacks", *progname = "loop_not_inlined";
+	const char *objname = "cfi_trap", *progname = "trap_loop";
 	__u64 args[1] = { 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, ctx_opts, .ctx_in = args, .ctx_size_in = sizeof(args));
-	unsigned char pkt[64] = { 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, skb_opts, .data_in = pkt, .data_size_in = sizeof(pkt));
-	struct bpf_test_run_opts *opts = &skb_opts;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
 	struct bpf_object *obj;
 	unsigned int mask;
 	int err;
@@ -70,11 +67,11 @@ int main(int argc, char **argv)
 	if (!strcmp(kind, "hashes"))
 		return print_hashes();
 	if (!strcmp(kind, "main")) {
-		mask = 0x1, objname = "prog_run", progname = "len_plus_seven";
+		mask = 0x1, progname = "trap_main";
 	} else if (!strcmp(kind, "subprog") || !strcmp(kind, "none")) {
 		mask = *kind == 's' ? 0x2 : 0;
 	} else if (!strcmp(kind, "trampoline")) {
-		mask = 0x4, objname = "cfi_struct_ops", progname = "test_1", opts = &ctx_opts;
+		mask = 0x4, objname = "cfi_struct_ops", progname = "test_1";
 	} else {
 		printf("usage: cfi_trap_victim main|subprog|trampoline|none|hashes\n");
 		return 2;
@@ -88,10 +85,10 @@ int main(int argc, char **argv)
 		return 1;
 	printf("calling %s of %s with switch %#x\n", progname, objname, mask);
 	fflush(stdout);
-	err = bpf_prog_test_run_opts(bpf_program__fd(ktest_prog(obj, progname)), opts);
+	err = bpf_prog_test_run_opts(bpf_program__fd(ktest_prog(obj, progname)), &opts);
 	set_knob(0);
-	printf("returned: err %d, retval %u\n", err, opts->retval);
+	printf("returned: err %d, retval %u\n", err, opts.retval);
 	if (mask)
 		return 1;
-	return err || opts->retval != 10 ? 1 : 0;
+	return err || opts.retval != 10 ? 1 : 0;
 }
