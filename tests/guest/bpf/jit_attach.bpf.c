@@ -16,6 +16,7 @@ struct attach_results {
 	__u64 exits;
 	__u64 exit_ret;
 	__u64 entry_len;
+	__u64 null_read;	/* a faulting load fixed up by the extable */
 } res;
 
 SEC("fentry/traced")
@@ -23,6 +24,12 @@ int BPF_PROG(on_entry, struct sk_buff *skb)
 {
 	res.entries++;
 	res.entry_len = skb->len;
+	/*
+	 * skb->next is NULL here: a BTF pointer load from it faults, and the
+	 * JIT's exception table entry must turn it into 0.
+	 */
+	res.null_read = 12345;
+	res.null_read = skb->next->len;
 	return 0;
 }
 

@@ -5,7 +5,8 @@
  * Also checks what user space sees of the JITed functions: one jited_ksyms
  * address and length per function, in /proc/kallsyms, each starting with
  * the BTI landing pad (the hash word is in front of bpf_func, not in the
- * dump).
+ * dump), and jited line info that starts at each function's entry and
+ * stays inside it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,8 +40,9 @@ int main(void)
 {
 	struct bpf_object *obj = ktest_load("jit_calls");
 	struct bpf_program *prog = ktest_prog(obj, "bpf2bpf");
-	__u64 ksyms[8];
-	__u32 lens[8], len, i, off;
+	__u64 ksyms[8], jlinfo[256];
+	__u32 lens[8], len, i, off, j, nlinfo, outside = 0;
+	struct bpf_line_info linfo[256];
 	unsigned char code[4096];
 	struct bpf_prog_info info;
 	unsigned int retval;
@@ -57,6 +59,12 @@ int main(void)
 	info.jited_func_lens = (unsigned long)lens;
 	info.jited_prog_len = sizeof(code);
 	info.jited_prog_insns = (unsigned long)code;
+	info.nr_line_info = 256;
+	info.line_info_rec_size = sizeof(linfo[0]);
+	info.line_info = (unsigned long)linfo;
+	info.nr_jited_line_info = 256;
+	info.jited_line_info_rec_size = sizeof(jlinfo[0]);
+	info.jited_line_info = (unsigned long)jlinfo;
 	len = sizeof(info);
 	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
 		return printf("FAIL: BPF_OBJ_GET_INFO_BY_FD\n"), 1;
@@ -73,6 +81,31 @@ int main(void)
 				first == A64_BTI_JC || first == A64_BTI_C, 1);
 	}
 	ok &= EXPECT_EQ("function lengths add up to jited_prog_len", off, info.jited_prog_len);
+
+	/*
+	 * Line info: the first record of each function (insn_off at the
+	 * function's start) is the function's entry; every record lies in
+	 * the function it belongs to, the last one whose entry precedes it.
+	 */
+	nlinfo = info.nr_jited_line_info < 256 ? info.nr_jited_line_info : 256;
+	ok &= EXPECT_EQ("jited line info records, as many as line info",
+			nlinfo > 0 && nlinfo == info.nr_line_info, 1);
+	ok &= EXPECT_EQ("first line info at the main program's entry",
+			nlinfo && jlinfo[0] == ksyms[0], 1);
+	for (j = 0; j < nlinfo; j++) {
+		for (i = info.nr_jited_ksyms; i-- > 0;)
+			if (jlinfo[j] >= ksyms[i])
+				break;
+		if (i >= info.nr_jited_ksyms || jlinfo[j] >= ksyms[i] + lens[i])
+			outside++;
+	}
+	ok &= EXPECT_EQ("jited line info records outside their function", outside, 0);
+	for (i = 1; i < info.nr_jited_ksyms; i++) {
+		for (j = 0; j < nlinfo && jlinfo[j] != ksyms[i]; j++)
+			;
+		printf("function %u: line info at its entry: %s\n", i, j < nlinfo ? "yes" : "no");
+		ok &= j < nlinfo;
+	}
 
 	bpf_object__close(obj);
 	return ok ? 0 : 1;

@@ -3,7 +3,8 @@
  * fentry and fexit on a JITed main program: attaching patches the target's
  * entry (the poke offset from bpf_func) to branch to a trampoline. The
  * tracing programs must see the call and its return value, and the target
- * must still return the right value, attached and detached.
+ * must still return the right value, attached and detached. A faulting
+ * load in the fentry program checks the JIT's exception table.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,7 @@ struct attach_results {
 	__u64 exits;
 	__u64 exit_ret;
 	__u64 entry_len;
+	__u64 null_read;
 };
 
 int main(void)
@@ -49,6 +51,7 @@ int main(void)
 		return 1;
 	ok &= EXPECT_EQ("fentry runs", res.entries, 1);
 	ok &= EXPECT_EQ("fentry sees skb->len", res.entry_len, LEN);
+	ok &= EXPECT_EQ("faulting load of skb->next->len, fixed up to 0", res.null_read, 0);
 	ok &= EXPECT_EQ("fexit runs", res.exits, 1);
 	ok &= EXPECT_EQ("fexit sees the return value", res.exit_ret, LEN * 2);
 
