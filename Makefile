@@ -9,6 +9,9 @@
 #   make rootfs      build that variant's initramfs
 #   make shell       an interactive guest of that variant
 #   make bench       benchmarks/kcfi-cost: kCFI cost in guest instructions -> results/
+#   make selftests   the kernel's BPF selftests in a guest of VARIANT -> results/selftests/
+#                    (SUBSET=1: only vm/selftests.list)
+#   make selftests-compare A=vanilla B=series: every test whose outcome differs
 #   make shellcheck  lint every shell script
 #   make checkpatch  scripts/checkpatch.pl --strict on every patch of the series
 ARCH ?= arm64
@@ -16,9 +19,15 @@ VARIANT ?= series
 VARIANTS := $(shell awk '!/^\#/ && NF { print $$1 }' vm/variants)
 SHELL_SCRIPTS := vm/tree vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
 	vm/guest/init tests/run tests/guest/run-tests .ci/run benchmarks/kcfi-cost \
+	vm/build-selftests tests/selftests tests/guest/run-selftests \
 	$(wildcard tests/guest/t/*)
 
-.PHONY: all deps tree patches kernel kernels rootfs shell test bench shellcheck checkpatch
+A ?= vanilla
+B ?= series
+SUBSET ?= 0
+
+.PHONY: all deps tree patches kernel kernels rootfs shell test bench shellcheck checkpatch \
+	selftests selftests-compare
 
 all: deps
 	$(MAKE) tree
@@ -54,6 +63,17 @@ test: deps
 bench: deps
 	$(MAKE) tree
 	benchmarks/kcfi-cost
+
+selftests: deps
+	$(MAKE) tree
+	SUBSET=$(SUBSET) tests/selftests $(ARCH) $(VARIANT)
+
+CMP_SUFFIX := $(if $(filter 1,$(SUBSET)),-subset)
+selftests-compare:
+	out=results/selftests/compare-$(ARCH)-$(A)-$(B)$(CMP_SUFFIX).txt; rc=0; \
+	python3 tests/selftests.py compare results/selftests/$(ARCH)-$(A)$(CMP_SUFFIX) \
+		results/selftests/$(ARCH)-$(B)$(CMP_SUFFIX) >$$out || rc=$$?; \
+	cat $$out; exit $$rc
 
 shellcheck:
 	shellcheck -x $(SHELL_SCRIPTS)

@@ -3,6 +3,7 @@
 
 usage: selftests.py table DIR
        selftests.py compare DIR_A DIR_B [--results OUTDIR]
+       selftests.py config DOTCONFIG REASONS FRAGMENT...
 
 DIR is a selftests boot's directory (tests/run): DIR/out/RUNNER.log holds
 each runner's full output (tests/guest/run-selftests), DIR/console.log the
@@ -17,7 +18,11 @@ compare prints every test whose status differs between A and B, each
         either console. Exits 1 if any outcome differs or B fails a test.
         With --results, also writes OUTDIR/results.json in the shape of
         `kunit.py parse --json`, so that tests/tally.py counts it.
+config  prints, as a table, every option the selftests' config FRAGMENTs
+        ask for that DOTCONFIG does not have, with the reason from REASONS
+        (lines "CONFIG_X reason", shell globs allowed; the last match wins).
 """
+import fnmatch
 import json
 import os
 import re
@@ -67,7 +72,7 @@ def table(d):
     """{runner: [(test, status)]} of a selftests boot directory."""
     out = os.path.join(d, "out")
     if not os.path.isdir(out):
-        sys.exit(f"selftests.py: {out} does not exist: not a selftests boot directory")
+        sys.exit(f"selftests.py: {out} does not exist: not a selftests run directory (make selftests VARIANT=... writes results/selftests/ARCH-VARIANT)")
     runners = {}
     for name in sorted(os.listdir(out)):
         if not name.endswith(".log"):
@@ -153,7 +158,46 @@ def cmd_compare(a, b, results_dir):
     return 1 if bad else 0
 
 
+def read_config(path):
+    opts = {}
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            m = re.match(r"^(CONFIG_\w+)=(.*)$", line) or re.match(r"^# (CONFIG_\w+) is not set$", line)
+            if m:
+                opts[m.group(1)] = m.group(2) if m.lastindex == 2 else "n"
+    return opts
+
+
+def cmd_config(dotconfig, reasons_file, fragments):
+    have = read_config(dotconfig)
+    reasons = []
+    with open(reasons_file) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                pat, _, why = line.strip().partition(" ")
+                reasons.append((pat, why.strip()))
+    print("option\twanted\tin_kernel\treason")
+    missing = 0
+    for frag in fragments:
+        if not os.path.exists(frag):
+            continue
+        for opt, want in read_config(frag).items():
+            got = have.get(opt, "n")
+            if got == want or (want == "m" and got == "y"):
+                continue
+            why = "not set by this kernel's fragments"
+            for pat, r in reasons:
+                if fnmatch.fnmatch(opt, pat):
+                    why = r
+            print(f"{opt}\t{want}\t{got}\t{why}")
+            missing += 1
+    return 0
+
+
 def main(argv):
+    if len(argv) >= 5 and argv[1] == "config":
+        return cmd_config(argv[2], argv[3], argv[4:])
     if len(argv) == 3 and argv[1] == "table":
         return cmd_table(argv[2])
     if len(argv) in (4, 6) and argv[1] == "compare":

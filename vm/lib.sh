@@ -55,3 +55,24 @@ variant_srcdir() {
 
 kernel_objdir() { echo "$build/kernel/$1-$2"; }
 rootfs_dir() { echo "$build/rootfs/$1-$2"; }
+
+# The selftests subset of vm/selftests.list: subset_runners prints its
+# runners (test_progs when it names test_progs tests), subset_progs_args the
+# test_progs arguments that select its tests.
+subset_names() { grep -v '^#' "$top/vm/selftests.list" | awk 'NF { print $1 }'; }
+subset_runners() {
+	local t progs=
+	for t in $(subset_names); do
+		case $t in
+		test_verifier | test_tag) echo "$t" ;;
+		*) progs=test_progs ;;
+		esac
+	done
+	[ -z "$progs" ] || echo "$progs"
+}
+subset_progs_args() {
+	local t
+	for t in $(subset_names); do
+		case $t in test_verifier | test_tag) ;; *) echo "$t" ;; esac
+	done | paste -sd, | sed 's/^./-t &/'
+}
