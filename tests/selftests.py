@@ -45,9 +45,14 @@ def parse_verifier(log):
 def parse_progs(path_json, log):
     """test_progs: from its JSON summary if there is one, else its log."""
     rows = []
-    if os.path.exists(path_json):
+    data = None
+    if os.path.exists(path_json) and os.path.getsize(path_json):
         with open(path_json) as f:
-            data = json.load(f)
+            try:
+                data = json.load(f)
+            except json.JSONDecodeError:
+                data = None
+    if data is not None:
         for t in data.get("results", []):
             name = f"#{t['number']} {t['name']}"
             status = "FAIL" if t.get("failed") else ("SKIP" if t.get("skipped") else "PASS")
