@@ -39,15 +39,11 @@ static int set_knob(unsigned int mask)
 static int print_hashes(void)
 {
 	struct bpf_object *obj = ktest_load("cfi_hashes");
-	struct bpf_link *link = bpf_program__attach_iter(ktest_prog(obj, "dump_hashes"), NULL);
 	unsigned int main_hash, sub_hash;
 	char buf[256];
-	int fd = link ? bpf_iter_create(bpf_link__fd(link)) : -1;
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 
-	if (n <= 0)
-		return printf("FAIL: bpf_prog iterator\n"), 1;
-	buf[n] = '\0';
+	if (ktest_read_iter(ktest_prog(obj, "dump_hashes"), buf, sizeof(buf)) < 0)
+		return 1;
 	if (sscanf(buf, "hashes main %x subprog %x", &main_hash, &sub_hash) != 2)
 		return printf("FAIL: no hashes: %s\n", buf), 1;
 	printf("%x %x\n", main_hash, sub_hash);

@@ -40,11 +40,11 @@ int main(void)
 	};
 	struct bpf_object *obj = ktest_load("cfi_hashes"), *ops;
 	unsigned int main_hash, sub_hash, word, id, func, cnt;
-	int mains = 0, subs = 0, bad = 0, ok = 1, fd, n;
+	int mains = 0, subs = 0, bad = 0, ok = 1;
 	struct tramp_results tr;
 	char buf[65536], *line;
-	struct bpf_link *link, *kp, *krp;
-	size_t i, len = 0;
+	struct bpf_link *kp, *krp;
+	size_t i;
 
 	for (i = 0; i < sizeof(objs) / sizeof(objs[0]); i++)
 		ktest_load(objs[i]);
@@ -59,14 +59,8 @@ int main(void)
 	bpf_link__destroy(kp);
 	bpf_link__destroy(krp);
 
-	link = bpf_program__attach_iter(ktest_prog(obj, "dump_hashes"), NULL);
-	fd = link ? bpf_iter_create(bpf_link__fd(link)) : -1;
-	if (fd < 0)
-		return printf("FAIL: bpf_prog iterator\n"), 1;
-	while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	buf[len] = '\0';
-	close(fd);
+	if (ktest_read_iter(ktest_prog(obj, "dump_hashes"), buf, sizeof(buf)) < 0)
+		return 1;
 
 	line = strtok(buf, "\n");
 	if (!line || !strcmp(line, "hashes none")) {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "ktest.h"
@@ -102,4 +103,28 @@ int ktest_test_run_skb(struct bpf_program *prog, int repeat,
 	if (duration)
 		*duration = opts.duration;
 	return 0;
+}
+
+ssize_t ktest_read_iter(struct bpf_program *prog, char *buf, size_t size)
+{
+	struct bpf_link *link = bpf_program__attach_iter(prog, NULL);
+	int fd = link ? bpf_iter_create(bpf_link__fd(link)) : -1;
+	size_t len = 0;
+	ssize_t n = 0;
+
+	if (fd < 0) {
+		printf("FAIL: iterator %s: %s\n", bpf_program__name(prog), strerror(errno));
+		bpf_link__destroy(link);
+		return -1;
+	}
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	close(fd);
+	bpf_link__destroy(link);
+	if (n < 0) {
+		printf("FAIL: read iterator %s: %s\n", bpf_program__name(prog), strerror(errno));
+		return -1;
+	}
+	return len;
 }

@@ -3,6 +3,7 @@
 #ifndef KTEST_H
 #define KTEST_H
 
+#include <sys/types.h>
 #include <bpf/libbpf.h>
 
 #define KTEST_SKIP 4
@@ -24,6 +25,11 @@ struct bpf_map *ktest_bss(struct bpf_object *obj);
 /* Copy the first SIZE bytes of the object's .bss into BUF; 0 on success. */
 int ktest_read_bss(struct bpf_object *obj, void *buf, size_t size);
 struct bpf_program *ktest_prog(struct bpf_object *obj, const char *name);
+/*
+ * Run the iterator program PROG once and read its output into BUF, NUL
+ * terminated; returns the length, or -1 (with a FAIL line) on failure.
+ */
+ssize_t ktest_read_iter(struct bpf_program *prog, char *buf, size_t size);
 /* Open /tests/bpf/NAME.bpf.o without loading it; exits the test on failure. */
 struct bpf_object *ktest_open(const char *name);
 int ktest_test_run_skb(struct bpf_program *prog, int repeat,
