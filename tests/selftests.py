@@ -13,6 +13,9 @@ table   writes DIR/selftests.tsv (runner, test, status, seconds) and prints
         each runner's counts. test_verifier reports every test twice at most
         (/u unprivileged, /p privileged); test_progs reports tests and
         subtests (its JSON summary, test_progs.json); test_tag one line.
+        seconds: from RUNNER.times (tests/guest/src/linetimes.c), the time
+        between a test's result line and the one before it; "-" for
+        test_progs' subtests, which print when their test ends.
 compare prints every test whose status differs between A and B, each
         runner's counts, and the CFI failures, oopses, BUG:s and warnings in
         either console. Exits 1 if any outcome differs or B fails a test.
@@ -34,18 +37,97 @@ VERIFIER_LINE = re.compile(r"^(#\d+/[up]) (.*) (OK|SKIP|FAIL)(?:[ :(].*)?$")
 STATUS = {"OK": "PASS", "SKIP": "SKIP", "FAIL": "FAIL"}
 
 
-def parse_verifier(log):
+PROGS_LINE = re.compile(r"^#(\d+)\s+(\S+):(OK|SKIP|FAIL)\b")
+
+
+def read_times(path):
+    """({line number: seconds since start}, start on CLOCK_MONOTONIC or None)
+    from a linetimes file; ({}, None) if there is none."""
+    times, start = {}, None
+    if os.path.exists(path):
+        with open(path) as f:
+            for row in f:
+                if row.startswith("# start "):
+                    start = float(row.split()[2])
+                elif row.strip():
+                    n, _, t = row.partition("\t")
+                    times[int(n)] = float(t)
+    return times, start
+
+
+KMSG_TIME = re.compile(r"^\[\s*(\d+\.\d+)\]\s*(.*)$")
+
+
+def console_events(d):
+    """[(seconds since boot, line)] of the console lines make test fails on."""
+    path = os.path.join(d, "console.log")
+    events = []
+    if os.path.exists(path):
+        with open(path, errors="replace") as f:
+            for line in f:
+                m = KMSG_TIME.match(line.strip())
+                if m and CONSOLE_BAD.search(m.group(2)):
+                    events.append((float(m.group(1)), m.group(2)))
+    return events
+
+
+def attribute(rows, ends, start, events):
+    """Fail each test during which the kernel logged one of events (seconds
+    since boot, line): its row gets the first such line as its fourth field.
+    ends maps a test to the time its result line came (seconds since start,
+    the runner's start since boot); a test ran from the result line before
+    it to its own."""
+    order = sorted(ends.items(), key=lambda kv: kv[1])
+    found = {}
+    for t, line in events:
+        owner = next((name for name, end in order if t - start <= end), None)
+        if owner is not None:
+            found.setdefault(owner, line)
+    for i, row in enumerate(rows):
+        if row[0] in found:
+            rows[i] = (row[0], "FAIL", row[2], found[row[0]])
+
+
+def timing(log, times, pattern, key):
+    """{key(match): (seconds, end)} for each line of log matching pattern:
+    end is when the line came (seconds since the runner started), seconds
+    the time since the previous such line (or the start)."""
+    out = {}
+    last = 0.0
+    for i, line in enumerate(log.splitlines(), 1):
+        m = pattern.match(line)
+        if m and i in times:
+            out[key(m)] = (round(times[i] - last, 3), times[i])
+            last = times[i]
+    return out
+
+
+def parse_verifier(log, times):
+    """Rows (test, status, seconds, None) and {test: end}."""
+    name = lambda m: f"{m.group(1)} {m.group(2)}"
+    tm = timing(log, times, VERIFIER_LINE, name)
     rows = []
     for line in log.splitlines():
         m = VERIFIER_LINE.match(line)
         if m:
-            rows.append((f"{m.group(1)} {m.group(2)}", STATUS[m.group(3)]))
-    return rows
+            rows.append((name(m), STATUS[m.group(3)], tm.get(name(m), (None,))[0], None))
+    return rows, {n: end for n, (_, end) in tm.items()}
 
 
-def parse_progs(path_json, log):
-    """test_progs: from its JSON summary if there is one, else its log."""
-    rows = []
+def parse_progs(path_json, log, times):
+    """test_progs, from its JSON summary if there is one, else its log.
+    Tests get durations; subtests none (test_progs prints their results
+    together with their test's, when the test ends)."""
+    tm = timing(log, times, PROGS_LINE, lambda m: int(m.group(1)))
+    rows, ends = [], {}
+
+    def test(number, name, status):
+        full = f"#{number} {name}"
+        secs, end = tm.get(number, (None, None))
+        if end is not None:
+            ends[full] = end
+        rows.append((full, status, secs, None))
+
     data = None
     if os.path.exists(path_json) and os.path.getsize(path_json):
         with open(path_json) as f:
@@ -55,55 +137,109 @@ def parse_progs(path_json, log):
                 data = None
     if data is not None:
         for t in data.get("results", []):
-            name = f"#{t['number']} {t['name']}"
-            status = "FAIL" if t.get("failed") else ("SKIP" if t.get("skipped") else "PASS")
-            rows.append((name, status))
+            test(t["number"], t["name"],
+                 "FAIL" if t.get("failed") else ("SKIP" if t.get("skipped") else "PASS"))
             for s in t.get("subtests", []):
                 st = "FAIL" if s.get("failed") else ("SKIP" if s.get("skipped") else "PASS")
-                rows.append((f"#{t['number']}/{s['number']} {t['name']}/{s['name']}", st))
-        return rows
+                rows.append((f"#{t['number']}/{s['number']} {t['name']}/{s['name']}", st, None, None))
+        return rows, ends
     for line in log.splitlines():
-        m = re.match(r"^(#\d+(?:/\d+)?)\s+(\S+):(OK|SKIP|FAIL)\b", line)
+        m = re.match(r"^#(\d+)(/\d+)?\s+(\S+):(OK|SKIP|FAIL)\b", line)
+        if m and m.group(2):
+            rows.append((f"#{m.group(1)}{m.group(2)} {m.group(3)}", STATUS[m.group(4)], None, None))
+        elif m:
+            test(int(m.group(1)), m.group(3), STATUS[m.group(4)])
+    return rows, ends
+
+
+TEST_BPF_LINE = re.compile(r"^test_bpf: #(\d+) (.*)$")
+TEST_BPF_SUMMARY = re.compile(r"^test_bpf: (?:(\w+): )?Summary: ")
+
+
+def parse_test_bpf(log, times):
+    """lib/test_bpf.ko's messages: "#N DESCR [jited:J] [NS...] PASS" or a
+    failure, per suite; a suite ends with its Summary line (the first,
+    test_bpf's, names none)."""
+    rows, ends, pending = [], {}, []
+    last = 0.0
+    for i, line in enumerate(log.splitlines(), 1):
+        m = TEST_BPF_LINE.match(line)
         if m:
-            rows.append((f"{m.group(1)} {m.group(2)}", STATUS[m.group(3)]))
-    return rows
+            rest = m.group(2)
+            descr = rest.split(" jited:")[0] if " jited:" in rest else \
+                re.sub(r" (PASS|FAIL.*|UNEXPECTED_.*)$", "", rest)
+            ok = rest.endswith("PASS") and not rest.endswith("UNEXPECTED_PASS")
+            pending.append((f"#{m.group(1)} {descr}", "PASS" if ok else "FAIL", i))
+            continue
+        m = TEST_BPF_SUMMARY.match(line)
+        if m:
+            suite = m.group(1) or "test_bpf"
+            for name, status, n in pending:
+                end = times.get(n)
+                secs = None if end is None else round(end - last, 3)
+                rows.append((f"{suite}/{name}", status, secs, None))
+                if end is not None:
+                    ends[f"{suite}/{name}"] = end
+                    last = end
+            pending = []
+    for name, status, _ in pending:
+        rows.append((f"(no summary)/{name}", "FAIL", None, None))
+    if not re.search(r"^test_bpf: test_skb_segment: Summary: ", log, re.M):
+        rows.append(("test_bpf: did not finish (no test_skb_segment summary)", "FAIL", None, None))
+    return rows, ends
 
 
-def parse_tag(log):
+def parse_tag(log, times):
     m = re.search(r"^test_tag: OK \((\d+) tests\)", log, re.M)
-    return [("test_tag", "PASS" if m else "FAIL")]
+    end = max(times.values(), default=None)
+    return [("test_tag", "PASS" if m else "FAIL", end, None)], {"test_tag": end} if end else {}
 
 
 def table(d):
-    """{runner: [(test, status)]} of a selftests boot directory."""
+    """({runner: [(test, status, seconds or None, console line or None)]},
+    console lines outside every test) of a selftests boot directory. A test
+    during which the console shows a CFI failure, oops, BUG or warning has
+    failed, whatever its runner said (CFI_PERMISSIVE only reports)."""
     out = os.path.join(d, "out")
     if not os.path.isdir(out):
         sys.exit(f"selftests.py: {out} does not exist: not a selftests run directory (make selftests VARIANT=... writes results/selftests/ARCH-VARIANT)")
+    events = console_events(d)
     runners = {}
+    outside = []
+    claimed = set()
     for name in sorted(os.listdir(out)):
         if not name.endswith(".log"):
             continue
         runner = name[:-4]
         with open(os.path.join(out, name), errors="replace") as f:
             log = f.read()
+        times, start = read_times(os.path.join(out, runner + ".times"))
         if runner == "test_verifier":
-            rows = parse_verifier(log)
+            rows, ends = parse_verifier(log, times)
         elif runner == "test_progs":
-            rows = parse_progs(os.path.join(out, "test_progs.json"), log)
+            rows, ends = parse_progs(os.path.join(out, "test_progs.json"), log, times)
         elif runner == "test_tag":
-            rows = parse_tag(log)
+            rows, ends = parse_tag(log, times)
+        elif runner == "test_bpf":
+            rows, ends = parse_test_bpf(log, times)
         else:
-            rows = [(runner, "PASS" if "Summary:" in log and " 0 FAILED" in log else "FAIL")]
+            rows, ends = [(runner, "PASS" if "Summary:" in log and " 0 FAILED" in log else "FAIL", None, None)], {}
         if not rows:
-            rows = [(f"{runner}: no results in its log", "FAIL")]
+            rows = [(f"{runner}: no results in its log", "FAIL", None, None)]
+        if start is not None and ends:
+            last = start + max(ends.values())
+            mine = [e for e in events if start <= e[0] <= last]
+            claimed.update(mine)
+            attribute(rows, ends, start, mine)
         runners[runner] = rows
-    return runners
+    outside = [line for e in events if e not in claimed for line in [e[1]]]
+    return runners, outside
 
 
 def counts(rows):
     c = {"PASS": 0, "SKIP": 0, "FAIL": 0}
-    for _, s in rows:
-        c[s] += 1
+    for row in rows:
+        c[row[1]] += 1
     return c
 
 
@@ -120,24 +256,34 @@ def console_findings(d):
 
 
 def cmd_table(d):
-    runners = table(d)
+    runners, outside = table(d)
     with open(os.path.join(d, "selftests.tsv"), "w") as f:
-        f.write("runner\ttest\tstatus\n")
+        f.write("runner\ttest\tstatus\tseconds\tconsole\n")
         for runner, rows in runners.items():
-            for test, status in rows:
-                f.write(f"{runner}\t{test}\t{status}\n")
+            for test, status, secs, line in rows:
+                f.write(f"{runner}\t{test}\t{status}\t{'-' if secs is None else secs}\t{line or '-'}\n")
     for runner, rows in runners.items():
         print(f"{runner}: {fmt(counts(rows))}")
+        for test, _, _, line in rows:
+            if line:
+                print(f"  {test}: failed on the console: {line}")
+    for line in outside:
+        print(f"console, outside any test: {line}")
     return 0
 
 
 def cmd_compare(a, b, results_dir):
-    ta, tb = table(a), table(b)
+    (ta, oa), (tb, ob) = table(a), table(b)
     na, nb = os.path.basename(a.rstrip("/")), os.path.basename(b.rstrip("/"))
     cases = []
     bad = 0
+
+    def outcome(row):
+        return f"{row[1]} ({row[3]})" if row[3] else row[1]
+
     for runner in sorted(set(ta) | set(tb)):
-        ra, rb = dict(ta.get(runner, [])), dict(tb.get(runner, []))
+        ra = {row[0]: outcome(row) for row in ta.get(runner, [])}
+        rb = {row[0]: outcome(row) for row in tb.get(runner, [])}
         diffs = [(t, ra.get(t, "absent"), rb.get(t, "absent"))
                  for t in sorted(set(ra) | set(rb), key=lambda t: (t not in ra, t))
                  if ra.get(t, "absent") != rb.get(t, "absent")]

@@ -64,7 +64,7 @@ subset_runners() {
 	local t progs=
 	for t in $(subset_names); do
 		case $t in
-		test_verifier | test_tag) echo "$t" ;;
+		test_verifier | test_tag | test_bpf) echo "$t" ;;
 		*) progs=test_progs ;;
 		esac
 	done
@@ -73,6 +73,29 @@ subset_runners() {
 subset_progs_args() {
 	local t
 	for t in $(subset_names); do
-		case $t in test_verifier | test_tag) ;; *) echo "$t" ;; esac
+		case $t in test_verifier | test_tag | test_bpf) ;; *) echo "$t" ;; esac
 	done | paste -sd, | sed 's/^./-t &/'
+}
+
+# What vm/build-selftests builds for RUNNERs (test_bpf is lib/test_bpf.ko,
+# built with the kernel), and stage_selftests ARCH VARIANT DIR RUNNER...,
+# which hard-links the built runners, objects and modules into DIR/selftests
+# for a guest (over 9p).
+selftests_targets() {
+	local r
+	for r in "$@"; do [ "$r" = test_bpf ] || echo "$r"; done
+	echo bpf_testmod.ko
+}
+stage_selftests() {
+	local arch=$1 variant=$2 dir=$3 obj
+	shift 3
+	obj=$(kernel_objdir "$arch" "$variant")
+	mkdir -p "$dir/selftests"
+	find "$build/selftests/$arch-$variant" -maxdepth 1 -type f \
+		-exec ln -f -t "$dir/selftests" {} +
+	if [[ " $* " == *" test_bpf "* ]]; then
+		[ -f "$obj/lib/test_bpf.ko" ] ||
+			die "no $obj/lib/test_bpf.ko: vm/configs/common.config has CONFIG_TEST_BPF=m; rebuild with vm/build-kernel $arch $variant"
+		ln -f "$obj/lib/test_bpf.ko" "$dir/selftests/"
+	fi
 }
