@@ -4,6 +4,7 @@
 usage: selftests.py table DIR
        selftests.py compare DIR_A DIR_B [--results OUTDIR]
        selftests.py config DOTCONFIG REASONS FRAGMENT...
+       selftests.py deny DOTCONFIG SKIPS DENYLIST...
 
 DIR is a selftests boot's directory (tests/run): DIR/out/RUNNER.log holds
 each runner's full output (tests/guest/run-selftests), DIR/console.log the
@@ -12,15 +13,24 @@ guest console.
 table   writes DIR/selftests.tsv (runner, test, status, seconds) and prints
         each runner's counts. test_verifier reports every test twice at most
         (/u unprivileged, /p privileged); test_progs reports tests and
-        subtests (its JSON summary, test_progs.json); test_tag one line.
+        subtests, and the tests it skipped by name (test_progs.deny);
+        test_bpf (lib/test_bpf.ko) the tests of its three suites; test_tag
+        one line.
         seconds: from RUNNER.times (tests/guest/src/linetimes.c), the time
         between a test's result line and the one before it; "-" for
         test_progs' subtests, which print when their test ends.
-compare prints every test whose status differs between A and B, each
-        runner's counts, and the CFI failures, oopses, BUG:s and warnings in
-        either console. Exits 1 if any outcome differs or B fails a test.
+compare prints every test whose status differs between A and B (a test
+        skipped by name shows its reason, one failed on the console the
+        line), each runner's counts, and the CFI failures, oopses, BUG:s and
+        warnings in either console. Exits 1 if a test that passes on A does
+        not pass on B (and was not skipped by name), or B fails a test.
         With --results, also writes OUTDIR/results.json in the shape of
         `kunit.py parse --json`, so that tests/tally.py counts it.
+deny    prints test_progs' denylist (its -d @FILE format: a name per line,
+        "# reason" after it) for a kernel: the entries of SKIPS (lines
+        "WHEN NAME # reason", WHEN "always" or CONFIG_X=VALUE, which applies
+        when DOTCONFIG has it) and of the tree's DENYLIST files (upstream's
+        CI skips them; their comments are the reasons).
 config  prints, as a table, every option the selftests' config FRAGMENTs
         ask for that DOTCONFIG does not have, with the reason from REASONS
         (lines "CONFIG_X reason", shell globs allowed; the last match wins).
@@ -114,41 +124,24 @@ def parse_verifier(log, times):
     return rows, {n: end for n, (_, end) in tm.items()}
 
 
-def parse_progs(path_json, log, times):
-    """test_progs, from its JSON summary if there is one, else its log.
-    Tests get durations; subtests none (test_progs prints their results
-    together with their test's, when the test ends)."""
+def parse_progs(log, times):
+    """test_progs, from its log: a line "#N TEST:STATUS" per test and
+    "#N/M TEST/SUBTEST:STATUS" per subtest (its JSON summary lists only the
+    failed ones). Tests get durations; subtests none (test_progs prints
+    their results together with their test's, when the test ends)."""
     tm = timing(log, times, PROGS_LINE, lambda m: int(m.group(1)))
     rows, ends = [], {}
-
-    def test(number, name, status):
-        full = f"#{number} {name}"
-        secs, end = tm.get(number, (None, None))
-        if end is not None:
-            ends[full] = end
-        rows.append((full, status, secs, None))
-
-    data = None
-    if os.path.exists(path_json) and os.path.getsize(path_json):
-        with open(path_json) as f:
-            try:
-                data = json.load(f)
-            except json.JSONDecodeError:
-                data = None
-    if data is not None:
-        for t in data.get("results", []):
-            test(t["number"], t["name"],
-                 "FAIL" if t.get("failed") else ("SKIP" if t.get("skipped") else "PASS"))
-            for s in t.get("subtests", []):
-                st = "FAIL" if s.get("failed") else ("SKIP" if s.get("skipped") else "PASS")
-                rows.append((f"#{t['number']}/{s['number']} {t['name']}/{s['name']}", st, None, None))
-        return rows, ends
     for line in log.splitlines():
+        if line.startswith("All error logs:"):
+            break  # the failed tests' logs again
         m = re.match(r"^#(\d+)(/\d+)?\s+(\S+):(OK|SKIP|FAIL)\b", line)
         if m and m.group(2):
-            rows.append((f"#{m.group(1)}{m.group(2)} {m.group(3)}", STATUS[m.group(4)], None, None))
+            rows.append((m.group(3), STATUS[m.group(4)], None, None))
         elif m:
-            test(int(m.group(1)), m.group(3), STATUS[m.group(4)])
+            secs, end = tm.get(int(m.group(1)), (None, None))
+            if end is not None:
+                ends[m.group(3)] = end
+            rows.append((m.group(3), STATUS[m.group(4)], secs, None))
     return rows, ends
 
 
@@ -189,6 +182,34 @@ def parse_test_bpf(log, times):
     return rows, ends
 
 
+def add_skipped_by_name(rows, selected_path, deny_path):
+    """Rows for the tests test_progs skipped by name (its -d list, with the
+    reason) or never ran: test_progs.selected lists the tests its selection
+    names (test_progs -l, without the denylist); a denied subtest is listed
+    when its test ran."""
+    denied = {}
+    if os.path.exists(deny_path):
+        for name, why in read_denylist(deny_path):
+            denied[name] = why
+    have = {row[0] for row in rows}
+    for name, why in denied.items():
+        parent, _, sub = name.partition("/")
+        if sub and parent in have and name not in have:
+            rows.append((name, "SKIP", None, f"skipped by name: {why}"))
+    if not os.path.exists(selected_path):
+        return
+    with open(selected_path) as f:
+        selected = [l.strip() for l in f if l.strip()]
+    for name in selected:
+        if name in have:
+            continue
+        why = next((w for pat, w in denied.items() if fnmatch.fnmatchcase(name, pat)), None)
+        if why:
+            rows.append((name, "SKIP", None, f"skipped by name: {why}"))
+        else:
+            rows.append((name, "FAIL", None, "selected but did not run"))
+
+
 def parse_tag(log, times):
     m = re.search(r"^test_tag: OK \((\d+) tests\)", log, re.M)
     end = max(times.values(), default=None)
@@ -217,7 +238,11 @@ def table(d):
         if runner == "test_verifier":
             rows, ends = parse_verifier(log, times)
         elif runner == "test_progs":
-            rows, ends = parse_progs(os.path.join(out, "test_progs.json"), log, times)
+            rows, ends = parse_progs(log, times)
+            deny = os.path.join(d, "selftests", "test_progs.deny")
+            if not os.path.exists(deny):
+                deny = os.path.join(d, "skipped-by-name.txt")
+            add_skipped_by_name(rows, os.path.join(out, "test_progs.selected"), deny)
         elif runner == "test_tag":
             rows, ends = parse_tag(log, times)
         elif runner == "test_bpf":
@@ -291,12 +316,15 @@ def cmd_compare(a, b, results_dir):
         print(f"{runner}: {na}: {fmt(ca)}; {nb}: {fmt(cb)}")
         for t, sa, sb in diffs:
             print(f"  differs: {t}: {na} {sa}, {nb} {sb}")
-        same = not diffs
-        cases.append({"name": f"{runner}: same outcome for every test as {na}",
-                      "status": "PASS" if same else "FAIL"})
+        # A test skipped by name differs but has not regressed.
+        regressed = [t for t, sa, sb in diffs if sa == "PASS" and not sb.startswith(("PASS", "SKIP"))]
+        for t in regressed:
+            print(f"  regressed: {t}")
+        cases.append({"name": f"{runner}: no test that passes on {na} fails",
+                      "status": "PASS" if not regressed else "FAIL"})
         cases.append({"name": f"{runner}: no failed test",
                       "status": "PASS" if cb["FAIL"] == 0 and runner in tb else "FAIL"})
-        bad += (not same) + (cb["FAIL"] != 0)
+        bad += bool(regressed) + (cb["FAIL"] != 0)
     for d, n in ((a, na), (b, nb)):
         found = console_findings(d)
         print(f"console of {n}: {len(found)} CFI failure/oops/BUG/warning lines")
@@ -333,7 +361,7 @@ def cmd_config(dotconfig, reasons_file, fragments):
     missing = 0
     for frag in fragments:
         if not os.path.exists(frag):
-            continue
+            sys.exit(f"selftests.py: no config fragment {frag}")
         for opt, want in read_config(frag).items():
             got = have.get(opt, "n")
             if got == want or (want == "m" and got == "y"):
@@ -347,7 +375,47 @@ def cmd_config(dotconfig, reasons_file, fragments):
     return 0
 
 
+def read_denylist(path):
+    """[(name, reason)] of a DENYLIST file."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            name, _, why = line.partition("#")
+            if name.strip():
+                out.append((name.strip(), why.strip() or "no reason given"))
+    return out
+
+
+def cmd_deny(dotconfig, skips, denylists):
+    have = read_config(dotconfig)
+    print(f"# test_progs -d @FILE, from {skips} and {' '.join(denylists)} (tests/selftests.py deny)")
+    with open(skips) as f:
+        for n, line in enumerate(f, 1):
+            body, _, why = line.partition("#")
+            if not body.strip():
+                continue
+            fields = body.split()
+            if len(fields) != 2 or not why.strip():
+                sys.exit(f"selftests.py: {skips}:{n}: want 'WHEN NAME # reason' (WHEN: always or CONFIG_X=VALUE), got {line.strip()!r}")
+            when, name = fields
+            if when != "always":
+                m = re.match(r"^(CONFIG_\w+)=(\S+)$", when)
+                if not m:
+                    sys.exit(f"selftests.py: {skips}:{n}: WHEN must be 'always' or CONFIG_X=VALUE, got {when!r}")
+                if have.get(m.group(1), "n") != m.group(2):
+                    continue
+            print(f"{name}\t# {why.strip()} ({os.path.basename(skips)}: {when})")
+    for path in denylists:
+        if not os.path.exists(path):
+            sys.exit(f"selftests.py: no denylist {path}")
+        for name, why in read_denylist(path):
+            print(f"{name}\t# {why} ({os.path.basename(path)})")
+    return 0
+
+
 def main(argv):
+    if len(argv) >= 4 and argv[1] == "deny":
+        return cmd_deny(argv[2], argv[3], argv[4:])
     if len(argv) >= 5 and argv[1] == "config":
         return cmd_config(argv[2], argv[3], argv[4:])
     if len(argv) == 3 and argv[1] == "table":

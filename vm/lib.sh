@@ -21,7 +21,7 @@ valid_variants() {
 # shellcheck disable=SC2034
 declare A_KARCH='' A_CROSS_COMPILE='' A_DEB_ARCH='' A_KVM_HOST='' A_KERNEL_IMAGE='' \
 	A_KERNEL_TARGET='' A_QEMU='' A_QEMU_MACHINE='' A_QEMU_CPU_TCG='' A_QEMU_CPU_KVM='' \
-	A_CONSOLE='' A_QEMU_9P_DEVICE=''
+	A_CONSOLE='' A_QEMU_9P_DEVICE='' A_SELFTESTS_ARCH=''
 
 # load_arch ARCH: read vm/arches/ARCH.conf into A_<KEY> variables.
 load_arch() {
@@ -80,7 +80,8 @@ subset_progs_args() {
 # What vm/build-selftests builds for RUNNERs (test_bpf is lib/test_bpf.ko,
 # built with the kernel), and stage_selftests ARCH VARIANT DIR RUNNER...,
 # which hard-links the built runners, objects and modules into DIR/selftests
-# for a guest (over 9p).
+# for a guest (over 9p), with test_progs.deny, the tests test_progs skips
+# by name (vm/configs/selftests-skip and the tree's DENYLISTs).
 selftests_targets() {
 	local r
 	for r in "$@"; do [ "$r" = test_bpf ] || echo "$r"; done
@@ -93,6 +94,12 @@ stage_selftests() {
 	mkdir -p "$dir/selftests"
 	find "$build/selftests/$arch-$variant" -maxdepth 1 -type f \
 		-exec ln -f -t "$dir/selftests" {} +
+	if [[ " $* " == *" test_progs "* ]]; then
+		local st
+		st=$(variant_srcdir "$variant")/tools/testing/selftests/bpf
+		python3 "$top/tests/selftests.py" deny "$obj/.config" "$top/vm/configs/selftests-skip" \
+			"$st/DENYLIST" "$st/DENYLIST.$A_SELFTESTS_ARCH" >"$dir/selftests/test_progs.deny"
+	fi
 	if [[ " $* " == *" test_bpf "* ]]; then
 		[ -f "$obj/lib/test_bpf.ko" ] ||
 			die "no $obj/lib/test_bpf.ko: vm/configs/common.config has CONFIG_TEST_BPF=m; rebuild with vm/build-kernel $arch $variant"
