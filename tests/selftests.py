@@ -291,7 +291,7 @@ def cmd_table(d):
         print(f"{runner}: {fmt(counts(rows))}")
         for test, _, _, line in rows:
             if line:
-                print(f"  {test}: failed on the console: {line}")
+                print(f"  {test}: {line if line.startswith(('skipped by name', 'selected but')) else 'failed on the console: ' + line}")
     for line in outside:
         print(f"console, outside any test: {line}")
     return 0
@@ -309,6 +309,12 @@ def cmd_compare(a, b, results_dir):
     for runner in sorted(set(ta) | set(tb)):
         ra = {row[0]: outcome(row) for row in ta.get(runner, [])}
         rb = {row[0]: outcome(row) for row in tb.get(runner, [])}
+        # The subtests of a test one side skipped by name did not run there.
+        for x, y in ((ra, rb), (rb, ra)):
+            for t in set(y) - set(x):
+                parent = t.partition("/")[0]
+                if "/" in t and x.get(parent, "").startswith("SKIP"):
+                    x[t] = "SKIP (its test was skipped)"
         diffs = [(t, ra.get(t, "absent"), rb.get(t, "absent"))
                  for t in sorted(set(ra) | set(rb), key=lambda t: (t not in ra, t))
                  if ra.get(t, "absent") != rb.get(t, "absent")]
