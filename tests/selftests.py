@@ -129,11 +129,10 @@ def parse_progs(log, times):
     "#N/M TEST/SUBTEST:STATUS" per subtest (its JSON summary lists only the
     failed ones). Tests get durations; subtests none (test_progs prints
     their results together with their test's, when the test ends)."""
+    log = log.split("\nAll error logs:")[0]  # then the failed tests' logs again
     tm = timing(log, times, PROGS_LINE, lambda m: int(m.group(1)))
     rows, ends = [], {}
     for line in log.splitlines():
-        if line.startswith("All error logs:"):
-            break  # the failed tests' logs again
         m = re.match(r"^#(\d+)(/\d+)?\s+(\S+):(OK|SKIP|FAIL)\b", line)
         if m and m.group(2):
             rows.append((m.group(3), STATUS[m.group(4)], None, None))
@@ -226,7 +225,6 @@ def table(d):
         sys.exit(f"selftests.py: {out} does not exist: not a selftests run directory (make selftests VARIANT=... writes results/selftests/ARCH-VARIANT)")
     events = console_events(d)
     runners = {}
-    outside = []
     claimed = set()
     for name in sorted(os.listdir(out)):
         if not name.endswith(".log"):
@@ -257,7 +255,7 @@ def table(d):
             claimed.update(mine)
             attribute(rows, ends, start, mine)
         runners[runner] = rows
-    outside = [line for e in events if e not in claimed for line in [e[1]]]
+    outside = [e[1] for e in events if e not in claimed]
     return runners, outside
 
 
