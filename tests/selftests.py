@@ -3,6 +3,7 @@
 
 usage: selftests.py table DIR
        selftests.py compare DIR_A DIR_B [--results OUTDIR]
+       selftests.py expect-cfi DIR TEST... [--results OUTDIR]
        selftests.py config DOTCONFIG REASONS FRAGMENT...
        selftests.py deny DOTCONFIG SKIPS DENYLIST...
 
@@ -26,6 +27,11 @@ compare prints every test whose status differs between A and B (a test
         not pass on B (and was not skipped by name), or B fails a test.
         With --results, also writes OUTDIR/results.json in the shape of
         `kunit.py parse --json`, so that tests/tally.py counts it.
+expect-cfi  the negative control of a kernel without the series: checks
+        that each test_progs TEST failed with a CFI failure logged while it
+        ran (its callback or struct_ops member was called through a function
+        pointer the JIT gave no kCFI type). Prints one line per TEST; exits
+        1 if one ran clean, passed or did not run. --results as compare.
 deny    prints test_progs' denylist (its -d @FILE format: a name per line,
         "# reason" after it) for a kernel: the entries of SKIPS (lines
         "WHEN NAME # reason", WHEN "always" or CONFIG_X=VALUE, which applies
@@ -342,6 +348,29 @@ def cmd_compare(a, b, results_dir):
     return 1 if bad else 0
 
 
+def cmd_expect_cfi(d, names, results_dir):
+    runners, _ = table(d)
+    rows = {row[0]: row for row in runners.get("test_progs", [])}
+    cases = []
+    for name in names:
+        row = rows.get(name)
+        if row is None:
+            ok, why = False, "did not run (not in test_progs' log)"
+        elif row[1] != "FAIL" or not (row[3] or "").startswith("CFI failure at"):
+            ok, why = False, f"{row[1]} ({row[3] or 'console clean'})"
+        else:
+            ok, why = True, f"{row[1]} ({row[3]})"
+        print(f"{'ok' if ok else 'NOT OK':6} {name}: {why}")
+        cases.append({"name": f"{name} fails with a CFI failure", "status": "PASS" if ok else "FAIL"})
+    if results_dir:
+        os.makedirs(results_dir, exist_ok=True)
+        with open(os.path.join(results_dir, "results.json"), "w") as f:
+            json.dump({"name": "selftests-expect-cfi",
+                       "status": "PASS" if all(c["status"] == "PASS" for c in cases) else "FAIL",
+                       "test_cases": cases, "sub_groups": []}, f, indent=1)
+    return 0 if all(c["status"] == "PASS" for c in cases) else 1
+
+
 def read_config(path):
     opts = {}
     with open(path) as f:
@@ -424,13 +453,20 @@ def main(argv):
         return cmd_config(argv[2], argv[3], argv[4:])
     if len(argv) == 3 and argv[1] == "table":
         return cmd_table(argv[2])
-    if len(argv) in (4, 6) and argv[1] == "compare":
-        results = None
-        if len(argv) == 6:
-            if argv[4] != "--results":
-                sys.exit(f"selftests.py: unknown option {argv[4]!r} (valid: --results OUTDIR)")
-            results = argv[5]
-        return cmd_compare(argv[2], argv[3], results)
+    if len(argv) >= 4 and argv[1] in ("compare", "expect-cfi"):
+        args, results = argv[2:], None
+        if "--results" in args:
+            i = args.index("--results")
+            if i + 2 != len(args):
+                sys.exit("selftests.py: --results takes one OUTDIR and comes last")
+            args, results = args[:i], args[i + 1]
+        bad = [a for a in args if a.startswith("-")]
+        if bad:
+            sys.exit(f"selftests.py: unknown option {bad[0]!r} (valid: --results OUTDIR)")
+        if argv[1] == "compare" and len(args) == 2:
+            return cmd_compare(args[0], args[1], results)
+        if argv[1] == "expect-cfi" and len(args) >= 2:
+            return cmd_expect_cfi(args[0], args[1:], results)
     sys.exit(__doc__.strip())
 
 
