@@ -66,8 +66,12 @@ def read_times(path):
                 if row.startswith("# start "):
                     start = float(row.split()[2])
                 elif row.strip():
+                    # The last row of a guest killed mid-write may be cut.
                     n, _, t = row.partition("\t")
-                    times[int(n)] = float(t)
+                    try:
+                        times[int(n)] = float(t)
+                    except ValueError:
+                        pass
     return times, start
 
 
@@ -215,6 +219,16 @@ def add_skipped_by_name(rows, selected_path, deny_path):
             rows.append((name, "FAIL", None, "selected but did not run"))
 
 
+def add_hung(rows, path):
+    """FAIL rows for the tests test_progs hung in (tests/guest/run-selftests
+    killed it and resumed after them)."""
+    if os.path.exists(path):
+        with open(path) as f:
+            for name in (l.strip() for l in f):
+                if name:
+                    rows.append((name, "FAIL", None, "hung: no output for SELFTEST_IDLE seconds; killed, test_progs resumed after it"))
+
+
 def parse_tag(log, times):
     m = re.search(r"^test_tag: OK \((\d+) tests\)", log, re.M)
     end = max(times.values(), default=None)
@@ -246,6 +260,7 @@ def table(d):
             deny = os.path.join(d, "selftests", "test_progs.deny")
             if not os.path.exists(deny):
                 deny = os.path.join(d, "skipped-by-name.txt")
+            add_hung(rows, os.path.join(out, "test_progs.hung"))
             add_skipped_by_name(rows, os.path.join(out, "test_progs.selected"), deny)
         elif runner == "test_tag":
             rows, ends = parse_tag(log, times)
@@ -295,7 +310,7 @@ def cmd_table(d):
         print(f"{runner}: {fmt(counts(rows))}")
         for test, _, _, line in rows:
             if line:
-                print(f"  {test}: {line if line.startswith(('skipped by name', 'selected but')) else 'failed on the console: ' + line}")
+                print(f"  {test}: {line if line.startswith(('skipped by name', 'selected but', 'hung:')) else 'failed on the console: ' + line}")
     for line in outside:
         print(f"console, outside any test: {line}")
     return 0
