@@ -436,7 +436,7 @@ def read_denylist(path):
 
 def cmd_deny(dotconfig, skips, denylists):
     have = read_config(dotconfig)
-    print(f"# test_progs -d @FILE, from {skips} and {' '.join(denylists)} (tests/selftests.py deny)")
+    entries = []
     with open(skips) as f:
         for n, line in enumerate(f, 1):
             body, _, why = line.partition("#")
@@ -452,12 +452,20 @@ def cmd_deny(dotconfig, skips, denylists):
                     sys.exit(f"selftests.py: {skips}:{n}: WHEN must be 'always' or CONFIG_X=VALUE, got {when!r}")
                 if have.get(m.group(1), "n") != m.group(2):
                     continue
-            print(f"{name}\t# {why.strip()} ({os.path.basename(skips)}: {when})")
+            entries.append((name, f"{why.strip()} ({os.path.basename(skips)}: {when})"))
     for path in denylists:
         if not os.path.exists(path):
             sys.exit(f"selftests.py: no denylist {path}")
         for name, why in read_denylist(path):
-            print(f"{name}\t# {why} ({os.path.basename(path)})")
+            entries.append((name, f"{why} ({os.path.basename(path)})"))
+    # test_progs merges "T" and "T/SUB" into one entry that denies only
+    # SUB: a test denied whole must have no subtest entry.
+    whole = {name for name, _ in entries if "/" not in name}
+    print(f"# test_progs -d @FILE, from {skips} and {' '.join(denylists)} (tests/selftests.py deny)")
+    for name, why in entries:
+        if "/" in name and name.partition("/")[0] in whole:
+            continue
+        print(f"{name}\t# {why}")
     return 0
 
 
