@@ -345,6 +345,10 @@ def cmd_compare(a, b, results_dir):
         regressed = [t for t, sa, sb in diffs if sa == "PASS" and not sb.startswith(("PASS", "SKIP"))]
         for t in regressed:
             print(f"  regressed: {t}")
+        failed_b = [t for t, st in rb.items() if st == "FAIL"]
+        also_a = sum(ra.get(t) == "FAIL" for t in failed_b)
+        print(f"  {runner}: {len(regressed)} regressed; {len(failed_b)} fail on {nb}, "
+              f"{also_a} of them also on {na}")
         cases.append({"name": f"{runner}: no test that passes on {na} fails",
                       "status": "PASS" if not regressed else "FAIL"})
         cases.append({"name": f"{runner}: no failed test",
