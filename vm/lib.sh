@@ -94,6 +94,12 @@ stage_selftests() {
 	mkdir -p "$dir/selftests"
 	find "$build/selftests/$arch-$variant" -maxdepth 1 -type f \
 		-exec ln -f -t "$dir/selftests" {} +
+	# Sources and scripts the runners read at run time (btf_dump compares
+	# against progs/btf_dump_test_case_*.c) are symlinks into the tree,
+	# which the guest cannot follow: link their targets. bpftool, also a
+	# symlink, is the host's and stays out.
+	find "$build/selftests/$arch-$variant" -maxdepth 1 -type l \( -name '*.c' -o -name '*.sh' \) \
+		-exec ln -fL -t "$dir/selftests" {} +
 	if [[ " $* " == *" test_progs "* ]]; then
 		local st
 		st=$(variant_srcdir "$variant")/tools/testing/selftests/bpf
