@@ -453,10 +453,11 @@ def cmd_deny(dotconfig, skips, denylists):
             body, _, why = line.partition("#")
             if not body.strip():
                 continue
-            fields = body.split()
+            # NAME may hold spaces: test_progs' subtest names do.
+            fields = body.split(None, 1)
             if len(fields) != 2 or not why.strip():
                 sys.exit(f"selftests.py: {skips}:{n}: want 'WHEN NAME # reason' (WHEN: always or CONFIG_X=VALUE), got {line.strip()!r}")
-            when, name = fields
+            when, name = fields[0], fields[1].strip()
             if when != "always":
                 m = re.match(r"^(CONFIG_\w+)=(\S+)$", when)
                 if not m:
