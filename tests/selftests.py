@@ -336,7 +336,15 @@ def cmd_compare(a, b, results_dir):
         ra = {row[0]: outcome(row) for row in ta.get(runner, [])}
         rb = {row[0]: outcome(row) for row in tb.get(runner, [])}
         # The subtests of a test one side skipped by name did not run there.
+        # A subtest skipped by a pattern ("T/SUB*") is listed by the pattern
+        # on its side: it stands for the other side's subtests it matches.
         for x, y in ((ra, rb), (rb, ra)):
+            for p in [p for p in x if "*" in p and x[p].startswith("SKIP")]:
+                matched = [t for t in y if t not in x and fnmatch.fnmatchcase(t, p)]
+                for t in matched:
+                    x[t] = x[p]
+                if matched:
+                    del x[p]
             for t in set(y) - set(x):
                 parent = t.partition("/")[0]
                 if "/" in t and x.get(parent, "").startswith("SKIP"):
