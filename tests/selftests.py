@@ -20,6 +20,8 @@ table   writes DIR/selftests.tsv (runner, test, status, seconds) and prints
         seconds: from RUNNER.times (tests/guest/src/linetimes.c), the time
         between a test's result line and the one before it; "-" for
         test_progs' subtests, which print when their test ends.
+        Exits 1 if a test failed (in its runner's log, or on the console
+        while it ran) or the console has such a line outside any test.
 compare prints every test whose status differs between A and B (a test
         skipped by name shows its reason, one failed on the console the
         line), each runner's counts, and the CFI failures, oopses, BUG:s and
@@ -320,7 +322,8 @@ def cmd_table(d):
                 print(f"  {test}: {line if line.startswith(('skipped by name', 'selected but', 'hung:')) else 'failed on the console: ' + line}")
     for line in outside:
         print(f"console, outside any test: {line}")
-    return 0
+    failed = any(row[1] == "FAIL" for rows in runners.values() for row in rows)
+    return 1 if failed or outside else 0
 
 
 def cmd_compare(a, b, results_dir):
@@ -360,8 +363,9 @@ def cmd_compare(a, b, results_dir):
         regressed = [t for t, sa, sb in diffs if sa == "PASS" and not sb.startswith(("PASS", "SKIP"))]
         for t in regressed:
             print(f"  regressed: {t}")
-        failed_b = [t for t, st in rb.items() if st == "FAIL"]
-        also_a = sum(ra.get(t) == "FAIL" for t in failed_b)
+        # A status may carry the console line: "FAIL (CFI failure at ...)".
+        failed_b = [t for t, st in rb.items() if st.startswith("FAIL")]
+        also_a = sum(ra.get(t, "").startswith("FAIL") for t in failed_b)
         print(f"  {runner}: {len(regressed)} regressed; {len(failed_b)} fail on {nb}, "
               f"{also_a} of them also on {na}")
         cases.append({"name": f"{runner}: no test that passes on {na} fails",
