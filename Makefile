@@ -1,14 +1,18 @@
 # BPF JIT write-protection on arm64: build, boot, test.
 #
-#   make all         the main job: deps, tree, every kernel variant, tests
+#   make bench       the main job: builds what it needs, runs the benchmark suite
+#                    (FULL=1: every point) into results/bench/<run-id>/, plots it
+#                    and prints a short report
 #   make test        build what the tests need, boot the guests, print the tally
+#   make all         deps, tree, every kernel variant, tests, benchmarks
+#   make report      the short report of a run (RUN=dir, default: the latest)
+#   make plots       plots and tables of a run (RUN=dir, default: the latest)
 #   make deps        install the Debian packages the pipeline needs (as root)
 #   make tree        extract linux-source-6.12 into build/linux, apply patches/
 #   make patches     export build/linux's commits back into patches/
 #   make kernel      build one variant: ARCH=arm64 VARIANT=series|vanilla|...
 #   make rootfs      build that variant's initramfs
 #   make shell       an interactive guest of that variant
-#   make bench       benchmarks/kcfi-cost: kCFI cost in guest instructions -> results/
 #   make selftests   the kernel's BPF selftests in a guest of VARIANT -> results/selftests/
 #                    (SUBSET=1: only vm/selftests.list)
 #   make selftests-compare A=vanilla B=series: every test whose outcome differs
@@ -18,7 +22,8 @@ ARCH ?= arm64
 VARIANT ?= series
 VARIANTS := $(shell awk '!/^\#/ && NF { print $$1 }' vm/variants)
 SHELL_SCRIPTS := vm/tree vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
-	vm/guest/init tests/run tests/guest/run-tests .ci/run benchmarks/kcfi-cost \
+	vm/guest/init tests/run tests/guest/run-tests .ci/run \
+	benchmarks/plugin/build benchmarks/plugin/test \
 	vm/build-selftests tests/selftests tests/guest/run-selftests \
 	$(wildcard tests/guest/t/*)
 
@@ -26,8 +31,8 @@ A ?= vanilla
 B ?= series
 SUBSET ?= 0
 
-.PHONY: all deps tree patches kernel kernels rootfs shell test bench shellcheck checkpatch \
-	selftests selftests-compare
+.PHONY: all deps tree patches kernel kernels rootfs shell test bench report plots \
+	shellcheck checkpatch selftests selftests-compare
 
 all: deps
 	$(MAKE) tree
@@ -60,9 +65,19 @@ test: deps
 	$(MAKE) tree
 	tests/run $(ARCH)
 
+FULL ?= 0
+RUN ?=
+ANALYSIS := /usr/bin/python3 analysis
 bench: deps
 	$(MAKE) tree
-	benchmarks/kcfi-cost
+	rc=0; benchmarks/run $(if $(filter 1,$(FULL)),--full) || rc=$$?; \
+	$(ANALYSIS)/analyze $(RUN) && $(ANALYSIS)/report $(RUN); exit $$rc
+
+report:
+	$(ANALYSIS)/report $(RUN)
+
+plots:
+	$(ANALYSIS)/analyze $(RUN)
 
 selftests: deps
 	$(MAKE) tree

@@ -20,7 +20,7 @@ valid_variants() {
 # Keys of vm/arches/*.conf, set by load_arch (used by the scripts that source this).
 # shellcheck disable=SC2034
 declare A_KARCH='' A_CROSS_COMPILE='' A_DEB_ARCH='' A_KVM_HOST='' A_KERNEL_IMAGE='' \
-	A_KERNEL_TARGET='' A_QEMU='' A_QEMU_MACHINE='' A_QEMU_CPU_TCG='' A_QEMU_CPU_KVM='' \
+	A_KERNEL_TARGET='' A_QEMU='' A_QEMU_MACHINE='' A_QEMU_MACHINE_DETERMINISTIC='' A_QEMU_CPU_TCG='' A_QEMU_CPU_KVM='' \
 	A_CONSOLE='' A_QEMU_9P_DEVICE='' A_SELFTESTS_ARCH=''
 
 # load_arch ARCH: read vm/arches/ARCH.conf into A_<KEY> variables.
@@ -51,6 +51,21 @@ variant_srcdir() {
 	series) echo "$build/linux" ;;
 	*) die "vm/variants: variant '$1' has an unknown source (valid: pristine series)" ;;
 	esac
+}
+
+# Why KVM cannot run an A_ARCH guest here, or nothing when it can: the host
+# architecture, /dev/kvm, then a VM that QEMU creates and quits at once.
+kvm_unavailable() {
+	local host
+	host=$(uname -m)
+	if [ "$host" != "$A_KVM_HOST" ]; then
+		echo "KVM cannot run an $A_ARCH guest on this $host host (it needs an $A_KVM_HOST host)"
+	elif ! { [ -r /dev/kvm ] && [ -w /dev/kvm ]; }; then
+		echo "/dev/kvm is missing or not accessible"
+	elif ! echo quit | timeout 20 "$A_QEMU" -M "$A_QEMU_MACHINE" -accel kvm -cpu "$A_QEMU_CPU_KVM" \
+		-nodefaults -display none -S -monitor stdio >/dev/null 2>&1; then
+		echo "$A_QEMU could not create a KVM guest on this host"
+	fi
 }
 
 kernel_objdir() { echo "$build/kernel/$1-$2"; }
