@@ -12,7 +12,8 @@ As a module: describe(...) returns the dict, write(path, meta) stores it.
 As a command (for shell callers such as tests/selftests):
 
     vm/metadata.py --kind KIND --run-id ID --arch ARCH \\
-        --config NAME=VARIANT[:BOOT ARGS] ... [--boots BOOTS.json] > metadata.json
+        --config NAME=VARIANT[:BOOT ARGS] ... [--boots BOOTS.json] [--extra JSON] \
+        > metadata.json
 """
 import argparse
 import datetime
@@ -141,6 +142,7 @@ def main(argv):
     ap.add_argument("--arch", default="arm64")
     ap.add_argument("--config", action="append", required=True, metavar="NAME=VARIANT[:ARGS]")
     ap.add_argument("--boots", help="JSON file with the list of boots")
+    ap.add_argument("--extra", default="{}", help="JSON object of keys the caller adds")
     a = ap.parse_args(argv)
     configs = {}
     for c in a.config:
@@ -153,7 +155,15 @@ def main(argv):
     if a.boots:
         with open(a.boots) as f:
             boots = json.load(f)
-    json.dump(describe(a.kind, a.run_id, a.arch, configs, boots), sys.stdout, indent=1)
+    try:
+        extra = json.loads(a.extra)
+    except json.JSONDecodeError as e:
+        ap.error(f"--extra is not JSON: {e}")
+    if not isinstance(extra, dict):
+        ap.error("--extra must be a JSON object")
+    meta = describe(a.kind, a.run_id, a.arch, configs, boots)
+    meta.update(extra)
+    json.dump(meta, sys.stdout, indent=1)
     sys.stdout.write("\n")
     return 0
 

@@ -99,7 +99,7 @@ static void attach_struct_ops(const struct bench_opts *o)
 		if (err)
 			fail("load bench_struct_ops: %s", strerror(-err));
 		t0 = now_ns();
-		l = bpf_map__attach_struct_ops(s->maps.bench_ca);
+		l = bpf_map__attach_struct_ops(ca_map(s));
 		t1 = now_ns();
 		if (!l)
 			fail("register bench_ca: %s", strerror(errno));

@@ -27,6 +27,7 @@ struct bench_opts {
 	long subprogs[MAX_POINTS];
 	int ncounts;		/* numbers of loaded programs for mem */
 	long counts[MAX_POINTS];
+	long large_max;		/* mem: the large class stops at this many (0: no limit) */
 	const char *real_dir;	/* selftests objects for load, or NULL */
 	bool split;		/* load: also the kprobe pass (verify/JIT/alloc/unload) */
 };
@@ -100,3 +101,10 @@ struct bench_attach *attach_prepare(enum attach_kind kind, int target_fd, const 
 struct bpf_link *attach_link(struct bench_attach *a, enum attach_kind kind, int target_fd,
 			     const char *func);
 void attach_free(struct bench_attach *a);
+
+/*
+ * The bench_ca struct_ops map of a bench_struct_ops skeleton. Debian 12's
+ * bpftool (libbpf 1.1) leaves .struct_ops.link maps out of the skeleton's
+ * maps, so it is found by name (the tree's libbpf opens it all the same).
+ */
+#define ca_map(skel) bpf_object__find_map_by_name((skel)->obj, "bench_ca")

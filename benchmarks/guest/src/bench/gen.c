@@ -3,9 +3,12 @@
  * Synthetic socket filter programs of a given size, built as raw
  * instructions so their size is exact:
  *   straight: r0 = 0; r0 += 1 (n - 2 times); exit
- *   branchy:  blocks of "r3 = skb->len; if r3 > i goto +1; r3 += 1" (a
- *             conditional forward branch every 3 instructions); r3 is dead
- *             at every join, so the verifier prunes and stays linear
+ *   branchy:  blocks of 10: "r3 = skb->len; if r3 > i goto +1; r3 += 1;
+ *             r0 += 1 (7 times)", a conditional forward branch every 10
+ *             instructions (compiled code has one every 5 to 10). r3 is dead
+ *             at every join, so the verifier prunes and stays linear; a
+ *             denser chain would hit its limit of 8192 pending branches
+ *             (BPF_COMPLEXITY_LIMIT_JMP_SEQ) before 65,536 instructions
  *   subprogs: main calls K subprograms (bpf-to-bpf, no BTF), each 16
  *             instructions long
  */
@@ -52,19 +55,23 @@ struct bpf_insn *gen_straight(int n)
 	return p;
 }
 
+#define BLOCK_LEN 10
+
 struct bpf_insn *gen_branchy(int n)
 {
 	struct bpf_insn *p = alloc_insns(n);
-	int i = 0, k = 0;
+	int i = 0, k = 0, j;
 
-	while (i + 3 <= n - 2) {
+	p[i++] = MOV_IMM(BPF_REG_0, 0);
+	while (i + BLOCK_LEN <= n - 1) {
 		p[i++] = LDX_W(BPF_REG_3, BPF_REG_1, 0);	/* skb->len */
 		p[i++] = JGT_IMM(BPF_REG_3, k++, 1);
 		p[i++] = ADD_IMM(BPF_REG_3, 1);
+		for (j = 3; j < BLOCK_LEN; j++)
+			p[i++] = ADD_IMM(BPF_REG_0, 1);
 	}
-	while (i < n - 2)
-		p[i++] = ADD_IMM(BPF_REG_3, 0);
-	p[i++] = MOV_IMM(BPF_REG_0, 0);
+	while (i < n - 1)
+		p[i++] = ADD_IMM(BPF_REG_0, 1);
 	p[i] = EXIT();
 	return p;
 }

@@ -75,7 +75,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: bench WORKLOAD [--rounds N] [--warmup N] [--repeat N]\n"
 		   "             [--sizes N,N,..] [--subprogs N,..] [--counts N,..]\n"
-		   "             [--real DIR] [--split]\nworkloads:\n");
+		   "             [--large-max N] [--real DIR] [--split]\nworkloads:\n");
 	for (i = 0; i < NWORKLOADS; i++)
 		fprintf(f, "  %-7s %s\n", workloads[i].name, workloads[i].what);
 }
@@ -158,6 +158,8 @@ int main(int argc, char **argv)
 			o.nsubprogs = parse_list(a, v, o.subprogs);
 		else if (!strcmp(a, "--counts"))
 			o.ncounts = parse_list(a, v, o.counts);
+		else if (!strcmp(a, "--large-max"))
+			o.large_max = parse_int(a, v, 1);
 		else if (!strcmp(a, "--real"))
 			o.real_dir = v;
 		else

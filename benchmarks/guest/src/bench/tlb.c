@@ -96,7 +96,7 @@ static void struct_ops_reg(const struct bench_opts *o)
 
 		if (!s)
 			fail("load bench_struct_ops: %s", strerror(errno));
-		MARKED("struct_ops_reg", -1, r, l = bpf_map__attach_struct_ops(s->maps.bench_ca));
+		MARKED("struct_ops_reg", -1, r, l = bpf_map__attach_struct_ops(ca_map(s)));
 		if (!l)
 			fail("register bench_ca: %s", strerror(errno));
 		bpf_link__destroy(l);

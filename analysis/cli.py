@@ -1,0 +1,37 @@
+"""What analysis/analyze and analysis/report share: which run, and failing cleanly.
+
+Both take an optional RUN_DIR (default: the newest run under
+results/bench, or under --results DIR) and turn a RunError into one line on
+stderr and exit status 2, never a traceback.
+"""
+import argparse
+import os
+import sys
+
+import runs
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_ROOT = os.path.join(TOP, "results", "bench")
+
+
+def parser(prog, description):
+    ap = argparse.ArgumentParser(prog=prog, description=description)
+    ap.add_argument("run_dir", nargs="?", metavar="RUN_DIR",
+                    help="a run directory results/bench/<run-id> (default: the newest run)")
+    ap.add_argument("--results", metavar="DIR", default=DEFAULT_ROOT,
+                    help="where runs are looked for when RUN_DIR is not given"
+                         " (default: %(default)s)")
+    return ap
+
+
+def load_run(args, prog):
+    """The run named by args, loaded; exits 2 with a message on a RunError."""
+    try:
+        path = args.run_dir or runs.latest(args.results, note=lambda m: warn(prog, m))
+        return runs.load(path)
+    except runs.RunError as e:
+        sys.exit(f"{prog}: error: {e}")
+
+
+def warn(prog, msg):
+    print(f"{prog}: {msg}", file=sys.stderr)

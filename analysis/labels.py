@@ -1,0 +1,79 @@
+"""How clocks, units and numbers are written for people.
+
+One place decides that a value in "ns" under the icount clock is a count of
+guest instructions (QEMU -icount shift=0 makes one guest ns one guest
+instruction), so no plot, table or report line can call it nanoseconds.
+"""
+
+CLOCK_TITLES = {
+    "icount": "icount (QEMU -icount shift=0: 1 guest ns = 1 guest instruction)",
+    "wall": "wall clock (QEMU TCG)",
+    "kvm": "KVM",
+}
+
+
+def clock_title(clock):
+    return CLOCK_TITLES.get(clock, clock)
+
+
+def unit(unit, clock):
+    """The unit of a value as measured under clock."""
+    if unit == "ns" and clock == "icount":
+        return "guest instructions"
+    return unit
+
+
+def short_unit(unit_, clock):
+    """A compact unit for per-call figures: 'instructions' or 'ns'."""
+    u = unit(unit_, clock)
+    return "instructions" if u == "guest instructions" else u
+
+
+def number(v, unit_=None):
+    """A value with a precision that suits its size; '-' for None.
+
+    Whole counts and byte sizes print without decimals; other values get
+    more decimals the smaller they are (23.04, 101.4, 180000).
+    """
+    if v is None:
+        return "-"
+    a = abs(v)
+    if unit_ in ("count", "bytes") and a == int(a):
+        return f"{v:.0f}"
+    if a >= 1000:
+        return f"{v:.0f}"
+    if a >= 100:
+        return f"{v:.1f}"
+    if a >= 1:
+        return f"{v:.2f}"
+    return f"{v:.3g}"
+
+
+def ratio(v):
+    return "-" if v is None else f"{v:.3f}"
+
+
+def delta(v):
+    """A signed difference: +5.0, -0.25, +1234."""
+    if v is None:
+        return "-"
+    a = abs(v)
+    if a >= 100:
+        return f"{v:+.0f}"
+    if a >= 1:
+        return f"{v:+.1f}"
+    return f"{v:+.2f}"
+
+
+def interval(ci, fmt=ratio):
+    return "n/a" if ci is None else f"[{fmt(ci[0])}, {fmt(ci[1])}]"
+
+
+def config_line(name, conf, baseline):
+    """'series (variant series, boot args "x=1")' with the baseline marked."""
+    bits = [f"variant {conf.get('variant', '?')}"]
+    if conf.get("boot_args"):
+        bits.append(f"boot args \"{conf['boot_args']}\"")
+    if name == baseline:
+        bits.insert(0, "baseline")
+    return f"{name} ({', '.join(bits)})"

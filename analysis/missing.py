@@ -1,0 +1,68 @@
+"""What a run lacks: failed boots, and the points some configuration has no values for.
+
+A configuration whose boot failed still leaves every other plot and table
+to be made, so the gaps are found once here and named wherever results are
+shown (the report, tables/summary.*, tables/MISSING.md): a plot with a line
+short must never pass for a complete one.
+"""
+from collections import namedtuple
+
+Gap = namedtuple("Gap", "config clock workload points total reason")
+
+MAX_LISTED = 8
+
+
+def failed_boots(run):
+    """Lines naming each failed boot and its reason."""
+    return [f"boot failed: {b.get('config', '?')} {b.get('clock', '?')}#{b.get('boot', '?')}:"
+            f" {b.get('reason') or 'no reason recorded'}" for b in run.failed_boots]
+
+
+def gaps(run, points):
+    """Per configuration, clock and workload: the points others measured and it did not.
+
+    The expected points are those any configuration has; a configuration
+    missing all of a clock/workload gets one Gap with every point.
+    """
+    expected = {}
+    for key in points.keys:
+        expected.setdefault((key.clock, key.workload), []).append(key)
+    reasons = {}
+    for b in run.failed_boots:
+        reasons.setdefault((b.get("config"), b.get("clock")), []).append(
+            b.get("reason") or "boot failed")
+    out = []
+    for (clock, workload), keys in expected.items():
+        for config in run.configs:
+            lacking = [k for k in keys if not points.has(k, config)]
+            if lacking:
+                why = "; ".join(dict.fromkeys(reasons.get((config, clock), [])))
+                out.append(Gap(config, clock, workload, lacking, len(keys), why))
+    return out
+
+
+def describe(gap):
+    """One line for a Gap: all of a workload, or the first few points."""
+    head = f"{gap.config}: {gap.clock}/{gap.workload}:"
+    if len(gap.points) == gap.total:
+        text = f"{head} no samples (all {gap.total} points)"
+    else:
+        names = [point_name(k) for k in gap.points[:MAX_LISTED]]
+        more = len(gap.points) - MAX_LISTED
+        text = (f"{head} {len(gap.points)} of {gap.total} points missing: {', '.join(names)}"
+                + (f" and {more} more" if more > 0 else ""))
+    return text + (f" (boot failed: {gap.reason})" if gap.reason else "")
+
+
+def point_name(key):
+    x = f" x={key.x}" if key.x != "" else ""
+    return f"{key.case}{x} {key.metric}"
+
+
+def lines(run, points):
+    """Every missing thing, one line each; empty when nothing is missing."""
+    out = failed_boots(run)
+    measured = {s.config for s in run.measured}
+    out += [f"{c}: no samples at all" for c in run.configs if c not in measured]
+    out += [describe(g) for g in gaps(run, points)]
+    return out

@@ -1,0 +1,96 @@
+"""Samples grouped into measured points, with their summaries and comparisons.
+
+A point is one (clock, workload, case, x, metric): the unit of every table
+row, every plotted marker and every headline ratio. Plots, tables and the
+report all ask this module, so a number printed in the report is the very
+number in the table and on the plot; the bootstrap is run once per point
+and configuration and memoised.
+"""
+from collections import namedtuple
+
+import stats
+from runs import CLOCK_ORDER
+
+Key = namedtuple("Key", "clock workload case x metric")
+Summary = namedtuple("Summary", "median p5 p95 n")
+Comparison = namedtuple("Comparison", "ratio ratio_ci delta delta_ci")
+
+
+def xsort(x):
+    """Sort order of an x value: empty first, then numbers, then text."""
+    if x == "":
+        return (0, 0.0, "")
+    try:
+        return (1, float(x), "")
+    except ValueError:
+        return (2, 0.0, x)
+
+
+def xnum(x):
+    """x as a number for an axis, or None when it is empty or not numeric."""
+    try:
+        return float(x)
+    except ValueError:
+        return None
+
+
+class Points:
+    """Measured (non-warm-up) values of a run, per point and configuration."""
+
+    def __init__(self, run):
+        self.run = run
+        self.baseline = run.baseline
+        self.configs = run.configs
+        self.values = {}     # Key -> {config: [values]}
+        self.units = {}      # Key -> unit
+        first = {}           # first-appearance rank of workloads, cases, metrics
+        for s in run.measured:
+            key = Key(s.clock, s.workload, s.case, s.x, s.metric)
+            self.values.setdefault(key, {}).setdefault(s.config, []).append(s.value)
+            self.units.setdefault(key, s.unit)
+            for field in ("workload", "case", "metric"):
+                first.setdefault((field, getattr(s, field)), len(first))
+        clocks = run.clocks
+
+        def order(key):
+            clock = clocks.index(key.clock) if key.clock in clocks else len(CLOCK_ORDER)
+            return (clock, first[("workload", key.workload)], first[("case", key.case)],
+                    xsort(key.x), first[("metric", key.metric)])
+        self.keys = sorted(self.values, key=order)
+        self._summaries = {}
+        self._comparisons = {}
+
+    def select(self, clock=None, workload=None, case=None, metric=None):
+        """Keys matching every given field, in table order."""
+        want = {"clock": clock, "workload": workload, "case": case, "metric": metric}
+        return [k for k in self.keys
+                if all(v is None or getattr(k, f) == v for f, v in want.items())]
+
+    def has(self, key, config):
+        return bool(self.values.get(key, {}).get(config))
+
+    def summary(self, key, config):
+        """Median, p5, p95 and count, or None when config has no values here."""
+        if not self.has(key, config):
+            return None
+        memo = (key, config)
+        if memo not in self._summaries:
+            v = self.values[key][config]
+            self._summaries[memo] = Summary(stats.median(v), stats.percentile(v, 5),
+                                            stats.percentile(v, 95), len(v))
+        return self._summaries[memo]
+
+    def compare(self, key, config):
+        """config against the baseline at key, or None when either lacks values."""
+        if config == self.baseline or not self.has(key, config) or not self.has(key, self.baseline):
+            return None
+        memo = (key, config)
+        if memo not in self._comparisons:
+            base, other = self.values[key][self.baseline], self.values[key][config]
+            ratio, rci = stats.ratio_ci(base, other)
+            delta, dci = stats.delta_ci(base, other)
+            self._comparisons[memo] = Comparison(ratio, rci, delta, dci)
+        return self._comparisons[memo]
+
+    def unit(self, key):
+        return self.units[key]

@@ -1,0 +1,180 @@
+"""Find a benchmark run and load it, refusing anything malformed.
+
+A run is results/bench/<run-id>/ as benchmarks/run leaves it: metadata.json
+and samples.csv. Everything downstream trusts what load() returns, so the
+checks live here, and each error names the file, the line where there is
+one, and what would have been valid: a wrong run directory should cost the
+reader one look, not a traceback.
+"""
+import csv
+import json
+import os
+import re
+from collections import namedtuple
+
+HEADER = ["config", "clock", "boot", "workload", "case", "x", "metric", "unit",
+          "round", "warmup", "value"]
+REQUIRED_KEYS = ("run_id", "baseline", "configurations", "boots")
+RUN_ID = re.compile(r"^\d{8}-\d{6}-")
+CLOCK_ORDER = ("icount", "wall", "kvm")
+
+Sample = namedtuple("Sample", "config clock boot workload case x metric unit round warmup value")
+
+
+class RunError(Exception):
+    """A run directory that cannot be analysed; the message says why."""
+
+
+class Run:
+    """One loaded run: its metadata and its samples (warm-ups included).
+
+    configs is the configuration names in metadata order (the colour
+    order of every plot); baseline is one of them.
+    """
+
+    def __init__(self, path, metadata, samples):
+        self.path = path
+        self.metadata = metadata
+        self.samples = samples
+        self.run_id = metadata["run_id"]
+        self.baseline = metadata["baseline"]
+        self.configs = list(metadata["configurations"])
+        self.boots = metadata["boots"]
+
+    @property
+    def measured(self):
+        """The samples analysis uses: warm-up rows dropped."""
+        return [s for s in self.samples if not s.warmup]
+
+    @property
+    def failed_boots(self):
+        return [b for b in self.boots if b.get("status") != "ok"]
+
+    @property
+    def clocks(self):
+        """Clocks with samples, or named by the run, in a fixed order."""
+        seen = list(self.metadata.get("clocks", []))
+        for s in self.samples:
+            if s.clock not in seen:
+                seen.append(s.clock)
+        known = [c for c in CLOCK_ORDER if c in seen]
+        return known + [c for c in seen if c not in CLOCK_ORDER]
+
+
+def list_runs(root):
+    """Run directories under root, oldest first (run ids sort by time)."""
+    if not os.path.isdir(root):
+        raise RunError(f"{root}: no such results directory")
+    return sorted(d for d in os.listdir(root)
+                  if RUN_ID.match(d) and os.path.isdir(os.path.join(root, d)))
+
+
+def latest(root, note=None):
+    """The newest run under root that has its metadata.json.
+
+    A newer directory without one is a run still going (benchmarks/run
+    writes metadata.json last) or one that died: it is passed over, and
+    note(msg), when given, is told so.
+    """
+    runs = list_runs(root)
+    for run_id in reversed(runs):
+        path = os.path.join(root, run_id)
+        if os.path.exists(os.path.join(path, "metadata.json")):
+            return path
+        if note:
+            note(f"skipping {path}: no metadata.json (still running, or the run died)")
+    raise RunError(f"{root}: no runs (expected directories named YYYYMMDD-HHMMSS-<id>"
+                   " holding metadata.json and samples.csv, as benchmarks/run writes them)")
+
+
+def load(path):
+    """Load and check the run at path; raise RunError on anything wrong."""
+    if not os.path.isdir(path):
+        root = os.path.dirname(os.path.abspath(path))
+        try:
+            valid = list_runs(root)
+        except RunError:
+            valid = []
+        hint = f" (runs in {root}: {', '.join(valid)})" if valid else ""
+        raise RunError(f"{path}: no such run directory{hint}")
+    metadata = load_metadata(os.path.join(path, "metadata.json"))
+    samples = load_samples(os.path.join(path, "samples.csv"), list(metadata["configurations"]))
+    return Run(path, metadata, samples)
+
+
+def load_metadata(path):
+    if not os.path.exists(path):
+        raise RunError(f"{path}: missing; a run directory holds metadata.json and"
+                       " samples.csv (written by benchmarks/run)")
+    try:
+        with open(path) as f:
+            meta = json.load(f)
+    except json.JSONDecodeError as e:
+        raise RunError(f"{path}:{e.lineno}: not valid JSON: {e.msg}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RunError(f"{path}: cannot read: {e}") from None
+    if not isinstance(meta, dict):
+        raise RunError(f"{path}: expected a JSON object with keys {', '.join(REQUIRED_KEYS)}")
+    for key in REQUIRED_KEYS:
+        if key not in meta:
+            raise RunError(f"{path}: missing key '{key}' (required: {', '.join(REQUIRED_KEYS)})")
+    configs = meta["configurations"]
+    if not isinstance(configs, dict) or not configs:
+        raise RunError(f"{path}: 'configurations' must be a non-empty object"
+                       " {name: {\"variant\": ..., \"boot_args\": ...}}")
+    if meta["baseline"] not in configs:
+        raise RunError(f"{path}: baseline '{meta['baseline']}' is not a configuration"
+                       f" (valid: {', '.join(configs)})")
+    if not isinstance(meta["boots"], list) or not all(isinstance(b, dict) for b in meta["boots"]):
+        raise RunError(f"{path}: 'boots' must be a list of objects"
+                       " {\"config\", \"clock\", \"boot\", \"status\", \"reason\"}")
+    return meta
+
+
+def load_samples(path, configs):
+    """Every row of samples.csv as a Sample, checked field by field."""
+    if not os.path.exists(path):
+        raise RunError(f"{path}: missing; benchmarks/run writes it (header only when no"
+                       " boot produced samples)")
+    samples = []
+    with open(path, newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader, None)
+        if header != HEADER:
+            got = ",".join(header) if header else "(empty file)"
+            raise RunError(f"{path}:1: bad header '{got}'; expected '{','.join(HEADER)}'")
+        for row in reader:
+            line = reader.line_num
+            if not row:
+                continue
+            samples.append(parse_row(path, line, row, configs))
+    return samples
+
+
+def parse_row(path, line, row, configs):
+    where = f"{path}:{line}"
+    if len(row) != len(HEADER):
+        raise RunError(f"{where}: {len(row)} fields, expected {len(HEADER)} ({','.join(HEADER)})")
+    r = dict(zip(HEADER, row))
+    for field in ("config", "clock", "workload", "case", "metric"):
+        if not r[field]:
+            raise RunError(f"{where}: empty '{field}'")
+    if r["config"] not in configs:
+        raise RunError(f"{where}: unknown configuration '{r['config']}'"
+                       f" (valid, from metadata.json: {', '.join(configs)})")
+    ints = {}
+    for field in ("boot", "round"):
+        try:
+            ints[field] = int(r[field])
+        except ValueError:
+            raise RunError(f"{where}: '{field}' is '{r[field]}', expected an integer") from None
+    if r["warmup"] not in ("0", "1"):
+        raise RunError(f"{where}: 'warmup' is '{r['warmup']}', expected 0 or 1")
+    try:
+        value = float(r["value"])
+    except ValueError:
+        raise RunError(f"{where}: 'value' is '{r['value']}', expected a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise RunError(f"{where}: 'value' is '{r['value']}', expected a finite number")
+    return Sample(r["config"], r["clock"], ints["boot"], r["workload"], r["case"], r["x"],
+                  r["metric"], r["unit"], ints["round"], r["warmup"] == "1", value)
