@@ -6,6 +6,7 @@ stderr and exit status 2, never a traceback.
 """
 import argparse
 import os
+import signal
 import sys
 
 import runs
@@ -15,6 +16,8 @@ DEFAULT_ROOT = os.path.join(TOP, "results", "bench")
 
 
 def parser(prog, description):
+    # Piped into head: stop quietly, as a shell tool does.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     ap = argparse.ArgumentParser(prog=prog, description=description)
     ap.add_argument("run_dir", nargs="?", metavar="RUN_DIR",
                     help="a run directory results/bench/<run-id> (default: the newest run)")
@@ -30,7 +33,8 @@ def load_run(args, prog):
         path = args.run_dir or runs.latest(args.results, note=lambda m: warn(prog, m))
         return runs.load(path)
     except runs.RunError as e:
-        sys.exit(f"{prog}: error: {e}")
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        sys.exit(2)
 
 
 def warn(prog, msg):

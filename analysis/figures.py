@@ -6,8 +6,10 @@ a creation date so re-running the analysis does not churn the files.
 """
 import math
 import os
+import textwrap
 
 import matplotlib.pyplot as plt
+import matplotlib.ticker as ticker
 
 import style
 
@@ -38,13 +40,53 @@ def finish(fig, title, handles, note=""):
     height = fig.get_size_inches()[1]
     note_lines = note.count("\n") + 1 if note else 0
     bottom = (rows * 0.25 + note_lines * 0.16 + 0.1) / height
+    chars = int(fig.get_size_inches()[0] * 11)
+    title = "\n".join(textwrap.fill(line, chars) for line in title.split("\n"))
     fig.suptitle(title)
-    fig.tight_layout(rect=(0, bottom, 1, 1 - 0.15 / height * (title.count("\n") + 1)))
+    fig.tight_layout(rect=(0, bottom, 1, 1))  # tight_layout makes room for the suptitle
     if handles:
         fig.legend(handles, [h.get_label() for h in handles], loc="lower center", ncol=ncol,
                    frameon=False, bbox_to_anchor=(0.5, note_lines * 0.16 / height))
     if note:
         fig.text(0.01, 0.01, note, fontsize=7, ha="left", va="bottom", color="#444444")
+
+
+def log_x_at(ax, values, most=8):
+    """Log x axis ticked at the measured values (thinned to at most `most`), as plain numbers.
+
+    Program sizes and counts are powers of two or ten; labels like 2x10^0
+    say less than "8, 512, 4096".
+    """
+    ax.set_xscale("log")
+    values = sorted(set(v for v in values if v is not None and v > 0))
+    if not values:
+        return
+    step = -(-len(values) // most)
+    shown = values[::step]
+    if values[-1] not in shown:
+        shown.append(values[-1])
+    ax.xaxis.set_major_locator(ticker.FixedLocator(shown))
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: short_number(v)))
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
+
+
+def log_y(ax):
+    """Log y axis with ticks at 1, 2, 5 per decade, labelled 200k, 1M, ..."""
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: short_number(v)))
+    ax.yaxis.set_minor_locator(ticker.LogLocator(base=10, subs="auto"))
+    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+
+
+def short_number(v):
+    """8 -> 8, 4096 -> 4096, 1500 -> 1.5k, 2000000 -> 2M."""
+    if v == int(v) and abs(v) < 100000 and abs(v) % 1000:
+        return f"{v:.0f}"
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(v) >= scale:
+            return f"{v / scale:g}{suffix}"
+    return f"{v:g}"
 
 
 def save(fig, outdir, name):
@@ -61,3 +103,7 @@ def save(fig, outdir, name):
 
 def close(fig):
     plt.close(fig)
+
+
+def close_all():
+    plt.close("all")

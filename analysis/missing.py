@@ -22,21 +22,19 @@ def gaps(run, points):
     """Per configuration, clock and workload: the points others measured and it did not.
 
     The expected points are those any configuration has; a configuration
-    missing all of a clock/workload gets one Gap with every point.
+    missing all of a clock/workload gets one Gap with every point. The
+    reason says when a boot of that configuration under that clock failed.
     """
     expected = {}
     for key in points.keys:
         expected.setdefault((key.clock, key.workload), []).append(key)
-    reasons = {}
-    for b in run.failed_boots:
-        reasons.setdefault((b.get("config"), b.get("clock")), []).append(
-            b.get("reason") or "boot failed")
+    failed = {(b.get("config"), b.get("clock")) for b in run.failed_boots}
     out = []
     for (clock, workload), keys in expected.items():
         for config in run.configs:
             lacking = [k for k in keys if not points.has(k, config)]
             if lacking:
-                why = "; ".join(dict.fromkeys(reasons.get((config, clock), [])))
+                why = f"a {clock} boot of {config} failed" if (config, clock) in failed else ""
                 out.append(Gap(config, clock, workload, lacking, len(keys), why))
     return out
 
@@ -51,7 +49,7 @@ def describe(gap):
         more = len(gap.points) - MAX_LISTED
         text = (f"{head} {len(gap.points)} of {gap.total} points missing: {', '.join(names)}"
                 + (f" and {more} more" if more > 0 else ""))
-    return text + (f" (boot failed: {gap.reason})" if gap.reason else "")
+    return text + (f" ({gap.reason})" if gap.reason else "")
 
 
 def point_name(key):
@@ -59,10 +57,15 @@ def point_name(key):
     return f"{key.case}{x} {key.metric}"
 
 
-def lines(run, points):
-    """Every missing thing, one line each; empty when nothing is missing."""
-    out = failed_boots(run)
+def lines(run, points, boots=True):
+    """Every missing thing, one line each; empty when nothing is missing.
+
+    boots=False leaves out the failed boots, for a caller that lists them
+    already.
+    """
+    out = failed_boots(run) if boots else []
     measured = {s.config for s in run.measured}
-    out += [f"{c}: no samples at all" for c in run.configs if c not in measured]
-    out += [describe(g) for g in gaps(run, points)]
+    empty = [c for c in run.configs if c not in measured]
+    out += [f"{c}: no samples at all" for c in empty]
+    out += [describe(g) for g in gaps(run, points) if g.config not in empty]
     return out

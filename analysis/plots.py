@@ -5,6 +5,9 @@ share an axis) and returns its name; it raises figures.Skip when its data
 is absent, and names in a note under the figure each configuration that
 has no data in it. make_all() draws every plot the run has data for.
 """
+import textwrap
+import traceback
+
 import matplotlib.lines as mlines
 import matplotlib.patches as mpatches
 
@@ -47,7 +50,8 @@ class Plotter:
                 continue
             why = [b.get("reason") or "boot failed" for b in self.run.failed_boots
                    if b.get("config") == c and b.get("clock") == clock]
-            parts.append(f"{c}" + (f" (boot failed: {why[0][:80]})" if why else ""))
+            parts.append(f"{c}" + (f" (boot failed: {textwrap.shorten(why[0], 90)})"
+                                    if why else ""))
         return ("no data: " + "; ".join(parts)) if parts else ""
 
     def title(self, what, clock):
@@ -95,8 +99,8 @@ class Plotter:
                 ax.fill_between(xs, [p[1].p5 for p in pts], [p[1].p95 for p in pts],
                                 color=s.colour, alpha=0.18, linewidth=0)
                 ax.plot(xs, [p[1].median for p in pts], label=config, **s.line())
-            ax.set_xscale("log")
-            ax.set_yscale("log")
+            figures.log_x_at(ax, [xnum(k.x) for k in keys])
+            figures.log_y(ax)
             ax.set_title(case)
             ax.set_xlabel(X_LABELS.get(case, "x"))
             ax.set_ylabel(f"load latency ({unit})")
@@ -137,7 +141,7 @@ class Plotter:
                             yerr=[[lo[j] for j in order], [hi[j] for j in order]],
                             capsize=3, label=config, **self.styles[config].line())
             ax.axhline(1.0, color="black", linewidth=0.8)
-            ax.set_xscale("log")
+            figures.log_x_at(ax, [xnum(k.x) for k in keys])
             ax.set_title(case)
             ax.set_xlabel(X_LABELS.get(case, "x"))
             ax.set_ylabel(f"load latency / {self.run.baseline}")
@@ -225,7 +229,7 @@ class Plotter:
                         ax.plot([p[0] for p in gone], [p[1].median / scale for p in gone],
                                 linestyle="none", marker=s.marker, markersize=8,
                                 markerfacecolor="none", markeredgecolor=s.colour)
-                ax.set_xscale("log")
+                figures.log_x_at(ax, [xnum(k.x) for k in keys + after if xnum(k.x)])
                 ax.set_title(f"{name}: {cls} programs")
                 ax.set_xlabel("programs loaded")
                 ax.set_ylabel(f"{name} ({unit})")
@@ -276,7 +280,8 @@ class Plotter:
         shown = set()
         ax = axes[0]
         self.bars(ax, keys, shown)
-        ax.set_yscale("log")
+        figures.log_y(ax)
+        ax.set_xlim(-0.5, len(keys) - 0.5)
         ax.set_ylabel(f"load latency ({unit})")
         ticks = [k.case[len("real:"):] for k in keys]
         ax.set_xticks(range(len(keys)))
@@ -299,6 +304,7 @@ class Plotter:
                     ax.errorbar(xs, ys, yerr=[lo, hi], capsize=3, linestyle="none",
                                 marker=s.marker, color=s.colour, markersize=5)
             ax.axhline(1.0, color="black", linewidth=0.8)
+            ax.set_xlim(-0.5, len(keys) - 0.5)
             ax.set_xticks(range(len(keys)))
             ax.set_xticklabels(ticks, rotation=20, ha="right")
             ax.set_ylabel(f"ratio to {self.run.baseline}")
@@ -321,7 +327,11 @@ class Plotter:
 
 
 def make_all(run, points, outdir):
-    """Draw every plot; return (names written, [(name, reason skipped)])."""
+    """Draw every plot; return (names written, [(name, reason skipped)], [(name, error)]).
+
+    A plot that breaks (a bug, or data no plot foresaw) is reported as an
+    error and the others are still drawn.
+    """
     p = Plotter(run, points, outdir)
     plan = []
     for clock in run.clocks:
@@ -334,7 +344,7 @@ def make_all(run, points, outdir):
         if not clocks:
             plan.append((name, None, f"no {workload} samples under any clock"))
         plan += [(p.per_clock_name(name, workload, c), fn, c) for c in clocks]
-    written, skipped = [], []
+    written, skipped, errors = [], [], []
     for name, fn, arg in plan:
         if fn is None:
             skipped.append((name, arg))
@@ -343,4 +353,7 @@ def make_all(run, points, outdir):
             written.append(fn(arg))
         except Skip as e:
             skipped.append((name, str(e)))
-    return written, skipped
+        except Exception:  # noqa: BLE001 - one broken plot must not cost the rest
+            figures.close_all()
+            errors.append((name, traceback.format_exc()))
+    return written, skipped, errors

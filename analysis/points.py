@@ -87,9 +87,7 @@ class Points:
         memo = (key, config)
         if memo not in self._comparisons:
             base, other = self.values[key][self.baseline], self.values[key][config]
-            ratio, rci = stats.ratio_ci(base, other)
-            delta, dci = stats.delta_ci(base, other)
-            self._comparisons[memo] = Comparison(ratio, rci, delta, dci)
+            self._comparisons[memo] = Comparison(*stats.compare(base, other))
         return self._comparisons[memo]
 
     def unit(self, key):

@@ -40,23 +40,26 @@ def percentile(values, p):
     return s[lo] + (s[hi] - s[lo]) * frac
 
 
-def _bootstrap(base, other, statistic, resamples, seed, level):
-    """Percentile bootstrap interval of statistic(median(other), median(base)).
+def bootstrap_medians(base, other, resamples=RESAMPLES, seed=SEED):
+    """[(median of a base resample, median of an other resample)] * resamples.
 
     Both samples are resampled independently (they come from different
-    boots). Resamples whose statistic is undefined (None) are dropped; if
-    more than half are, there is no interval.
+    boots), from a generator seeded afresh on every call.
     """
     rng = random.Random(seed)
     nb, no = len(base), len(other)
-    values = []
-    for _ in range(resamples):
-        mb = median(rng.choices(base, k=nb))
-        mo = median(rng.choices(other, k=no))
-        v = statistic(mo, mb)
-        if v is not None:
-            values.append(v)
-    if len(values) * 2 < resamples:
+    return [(median(rng.choices(base, k=nb)), median(rng.choices(other, k=no)))
+            for _ in range(resamples)]
+
+
+def _interval(pairs, statistic, level):
+    """Percentile interval of statistic(other_median, base_median) over pairs.
+
+    Resamples where the statistic is undefined (None) are dropped; if more
+    than half are, there is no interval.
+    """
+    values = [v for v in (statistic(mo, mb) for mb, mo in pairs) if v is not None]
+    if len(values) * 2 < len(pairs):
         return None
     tail = (1 - level) / 2 * 100
     return percentile(values, tail), percentile(values, 100 - tail)
@@ -70,41 +73,43 @@ def _delta(a, b):
     return a - b
 
 
-def ratio_ci(base, other, resamples=RESAMPLES, seed=SEED, level=LEVEL):
-    """Ratio of medians other/base and its bootstrap interval.
+def compare(base, other, resamples=RESAMPLES, seed=SEED, level=LEVEL):
+    """(ratio, ratio interval, delta, delta interval) of other against base.
 
-    Returns (ratio, (lo, hi)); ratio is None when the base median is 0, the
-    interval is None when either sample has fewer than two values (a single
-    measurement has no spread to resample) or the ratio is undefined.
-    Constant samples give an exact ratio and a zero-width interval.
+    ratio = median(other) / median(base), None when the base median is 0;
+    delta = median(other) - median(base). An interval is a percentile
+    bootstrap interval at `level`, or None when either sample has fewer
+    than two values (a single measurement has no spread to resample) or
+    the statistic is undefined. Constant samples give exact figures and
+    zero-width intervals. Both intervals come from one set of resamples.
     """
-    _check(base, other)
-    ratio = _ratio(median(other), median(base))
-    if ratio is None or len(base) < 2 or len(other) < 2:
-        return ratio, None
+    if not base or not other:
+        raise ValueError("comparison needs values on both sides")
+    mb, mo = median(base), median(other)
+    ratio, delta = _ratio(mo, mb), _delta(mo, mb)
+    if len(base) < 2 or len(other) < 2:
+        return ratio, None, delta, None
     if _constant(base) and _constant(other):
-        return ratio, (ratio, ratio)
-    return ratio, _bootstrap(base, other, _ratio, resamples, seed, level)
+        return ratio, (None if ratio is None else (ratio, ratio)), delta, (delta, delta)
+    pairs = bootstrap_medians(base, other, resamples, seed)
+    rci = None if ratio is None else _interval(pairs, _ratio, level)
+    return ratio, rci, delta, _interval(pairs, _delta, level)
+
+
+def ratio_ci(base, other, resamples=RESAMPLES, seed=SEED, level=LEVEL):
+    """Ratio of medians other/base and its bootstrap interval (see compare)."""
+    ratio, rci, _, _ = compare(base, other, resamples, seed, level)
+    return ratio, rci
 
 
 def delta_ci(base, other, resamples=RESAMPLES, seed=SEED, level=LEVEL):
-    """Difference of medians other - base and its bootstrap interval.
+    """Difference of medians other - base and its bootstrap interval (see compare).
 
-    Same rules as ratio_ci; used for per-call costs, where "+5 instructions
-    per call" says more than a ratio.
+    Used for per-call costs, where "+5 instructions per call" says more
+    than a ratio.
     """
-    _check(base, other)
-    delta = median(other) - median(base)
-    if len(base) < 2 or len(other) < 2:
-        return delta, None
-    if _constant(base) and _constant(other):
-        return delta, (delta, delta)
-    return delta, _bootstrap(base, other, _delta, resamples, seed, level)
-
-
-def _check(base, other):
-    if not base or not other:
-        raise ValueError("comparison needs values on both sides")
+    _, _, delta, dci = compare(base, other, resamples, seed, level)
+    return delta, dci
 
 
 def _constant(values):

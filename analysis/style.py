@@ -20,6 +20,9 @@ HATCHES = ["", "//", "..", "xx", "\\\\", "++", "oo", "--"]
 
 class Style:
     def __init__(self, index):
+        # Earlier configurations draw thicker, so a later line lying on top
+        # of the baseline leaves it visible at its edges.
+        self.linewidth = max(1.0, 2.6 - 0.6 * index)
         self.colour = COLOURS[index % len(COLOURS)]
         self.marker = MARKERS[index % len(MARKERS)]
         self.linestyle = LINESTYLES[index % len(LINESTYLES)]
@@ -28,7 +31,7 @@ class Style:
     def line(self):
         """Keyword arguments for Axes.plot / Axes.errorbar."""
         return {"color": self.colour, "marker": self.marker, "linestyle": self.linestyle,
-                "markersize": 5, "linewidth": 1.5}
+                "markersize": 5, "linewidth": self.linewidth}
 
     def bar(self):
         """Keyword arguments for Axes.bar."""

@@ -67,7 +67,8 @@ def header_lines(run):
         labels.config_line(n, c, run.baseline) for n, c in meta["configurations"].items()))
     if meta.get("kvm"):
         lines.append(f"kvm: {meta['kvm']}")
-    lines.append("statistics: warm-up rows dropped; median [p5, p95] with linear"
+    lines.append("statistics: warm-up rows dropped; the boots of a configuration under"
+                 " one clock pooled; median [p5, p95] with linear"
                  " interpolation; ratio of medians with a percentile bootstrap 95% CI"
                  " (2000 resamples, fixed seed; n/a with a single sample)")
     return lines
@@ -117,6 +118,13 @@ def tex_escape(text):
     return "".join(TEX_ESCAPES.get(ch, ch) for ch in str(text))
 
 
+def tex_row(cells):
+    """One tabular row; a leading '[' is braced so the previous \\\\ cannot take it
+    as its optional argument."""
+    text = " & ".join(tex_escape(c) for c in cells) + r" \\"
+    return "{}" + text if text.startswith("[") else text
+
+
 def latex(run, secs, gaps):
     out = [f"% Benchmark summary of run {tex_escape(run.run_id)}, written by analysis/analyze.",
            "% Needs \\usepackage{booktabs}.", ""]
@@ -128,7 +136,7 @@ def latex(run, secs, gaps):
         out.append(r"\toprule")
         out.append(" & ".join(tex_escape(h) for h in header) + r" \\")
         out.append(r"\midrule")
-        out += [" & ".join(tex_escape(c) for c in row) + r" \\" for row in rows]
+        out += [tex_row(row) for row in rows]
         out.append(r"\bottomrule")
         out.append(r"\end{tabular}")
         out.append("")

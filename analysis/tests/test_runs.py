@@ -1,0 +1,180 @@
+"""runs: finding and loading a run, and the errors for what is wrong with one."""
+import json
+import os
+import unittest
+
+import runs
+from tests import helpers
+
+
+class LoadTest(unittest.TestCase):
+    def test_loads_fixture(self):
+        run = runs.load(helpers.OK)
+        self.assertEqual(run.run_id, "20260101-120000-quick")
+        self.assertEqual(run.baseline, "vanilla")
+        self.assertEqual(run.configs, ["vanilla", "series"])
+        self.assertEqual(run.clocks, ["icount", "wall"])
+        self.assertTrue(any(s.warmup for s in run.samples))
+        self.assertFalse(any(s.warmup for s in run.measured))
+        self.assertEqual(len(run.failed_boots), 0)
+        s = run.samples[0]
+        self.assertIsInstance(s.value, float)
+        self.assertIsInstance(s.boot, int)
+
+    def test_failed_configuration_loads(self):
+        run = runs.load(helpers.FAILED)
+        self.assertEqual(run.configs, ["vanilla", "series", "series-region"])
+        self.assertEqual({b["config"] for b in run.failed_boots}, {"series-region"})
+
+
+class LatestTest(unittest.TestCase):
+    def setUp(self):
+        self.scratch = helpers.Scratch()
+
+    def tearDown(self):
+        self.scratch.cleanup()
+
+    def test_latest_is_newest_with_metadata(self):
+        self.scratch.copy(helpers.OK)
+        self.scratch.copy(helpers.FAILED)
+        unfinished = os.path.join(self.scratch.root, "20270101-000000-quick")
+        os.makedirs(unfinished)
+        os.makedirs(os.path.join(self.scratch.root, "not-a-run"))
+        notes = []
+        path = runs.latest(self.scratch.root, note=notes.append)
+        self.assertEqual(os.path.basename(path), "20260102-120000-quick")
+        self.assertEqual(len(notes), 1)
+        self.assertIn("20270101-000000-quick", notes[0])
+        self.assertIn("no metadata.json", notes[0])
+
+    def test_no_runs(self):
+        with self.assertRaises(runs.RunError) as e:
+            runs.latest(self.scratch.root)
+        self.assertIn("no runs", str(e.exception))
+        self.assertIn("YYYYMMDD-HHMMSS", str(e.exception))
+
+    def test_missing_root(self):
+        with self.assertRaises(runs.RunError) as e:
+            runs.latest(os.path.join(self.scratch.root, "nope"))
+        self.assertIn("no such results directory", str(e.exception))
+
+
+class ErrorTest(unittest.TestCase):
+    """Each error names the file, the line where there is one, and what is valid."""
+
+    def setUp(self):
+        self.scratch = helpers.Scratch()
+
+    def tearDown(self):
+        self.scratch.cleanup()
+
+    def error(self, path):
+        with self.assertRaises(runs.RunError) as e:
+            runs.load(path)
+        return str(e.exception)
+
+    def test_missing_dir_lists_valid_runs(self):
+        self.scratch.copy(helpers.OK)
+        path = os.path.join(self.scratch.root, "20990101-000000-quick")
+        msg = self.error(path)
+        self.assertIn(path, msg)
+        self.assertIn("no such run directory", msg)
+        self.assertIn("20260101-120000-quick", msg)
+
+    def test_missing_metadata(self):
+        msg = self.error(helpers.NOMETA)
+        self.assertIn(os.path.join(helpers.NOMETA, "metadata.json"), msg)
+        self.assertIn("missing", msg)
+        self.assertIn("samples.csv", msg)
+
+    def test_bad_header(self):
+        msg = self.error(helpers.MALFORMED)
+        self.assertIn(os.path.join(helpers.MALFORMED, "samples.csv") + ":1", msg)
+        self.assertIn("bad header", msg)
+        self.assertIn(",".join(runs.HEADER), msg)
+
+    def test_missing_samples(self):
+        path = self.scratch.copy(helpers.OK)
+        os.remove(os.path.join(path, "samples.csv"))
+        msg = self.error(path)
+        self.assertIn("samples.csv", msg)
+        self.assertIn("missing", msg)
+
+    def rewrite_line(self, path, line, text):
+        csv_path = os.path.join(path, "samples.csv")
+        with open(csv_path) as f:
+            lines = f.read().split("\n")
+        lines[line - 1] = text
+        with open(csv_path, "w") as f:
+            f.write("\n".join(lines))
+        return csv_path
+
+    def test_bad_value_names_line(self):
+        path = self.scratch.copy(helpers.OK)
+        csv_path = self.rewrite_line(path, 3, "vanilla,icount,0,call,bpf_loop,,call_ns,ns,1,0,abc")
+        msg = self.error(path)
+        self.assertIn(f"{csv_path}:3", msg)
+        self.assertIn("'value' is 'abc'", msg)
+
+    def test_wrong_field_count(self):
+        path = self.scratch.copy(helpers.OK)
+        csv_path = self.rewrite_line(path, 5, "vanilla,icount,0,call")
+        msg = self.error(path)
+        self.assertIn(f"{csv_path}:5", msg)
+        self.assertIn("4 fields, expected 11", msg)
+
+    def test_unknown_configuration(self):
+        path = self.scratch.copy(helpers.OK)
+        self.rewrite_line(path, 2, "mystery,icount,0,call,bpf_loop,,call_ns,ns,1,0,1.0")
+        msg = self.error(path)
+        self.assertIn(":2:", msg)
+        self.assertIn("unknown configuration 'mystery'", msg)
+        self.assertIn("vanilla, series", msg)
+
+    def test_bad_warmup_and_round(self):
+        path = self.scratch.copy(helpers.OK)
+        self.rewrite_line(path, 2, "vanilla,icount,0,call,bpf_loop,,call_ns,ns,1,yes,1.0")
+        self.assertIn("'warmup' is 'yes', expected 0 or 1", self.error(path))
+        self.rewrite_line(path, 2, "vanilla,icount,0,call,bpf_loop,,call_ns,ns,one,0,1.0")
+        self.assertIn("'round' is 'one', expected an integer", self.error(path))
+
+    def write_meta(self, path, meta=None, text=None):
+        with open(os.path.join(path, "metadata.json"), "w") as f:
+            f.write(text if text is not None else json.dumps(meta))
+
+    def test_malformed_metadata_json(self):
+        path = self.scratch.copy(helpers.OK)
+        self.write_meta(path, text='{\n "run_id": "x",\n oops\n}')
+        msg = self.error(path)
+        self.assertIn("metadata.json:3", msg)
+        self.assertIn("not valid JSON", msg)
+
+    def test_metadata_missing_key(self):
+        path = self.scratch.copy(helpers.OK)
+        with open(os.path.join(path, "metadata.json")) as f:
+            meta = json.load(f)
+        del meta["baseline"]
+        self.write_meta(path, meta)
+        msg = self.error(path)
+        self.assertIn("missing key 'baseline'", msg)
+        self.assertIn("run_id, baseline, configurations, boots", msg)
+
+    def test_metadata_baseline_not_a_configuration(self):
+        path = self.scratch.copy(helpers.OK)
+        with open(os.path.join(path, "metadata.json")) as f:
+            meta = json.load(f)
+        meta["baseline"] = "stock"
+        self.write_meta(path, meta)
+        msg = self.error(path)
+        self.assertIn("baseline 'stock' is not a configuration (valid: vanilla, series)", msg)
+
+    def test_header_only_run_loads(self):
+        path = self.scratch.copy(helpers.OK, keep=lambda r: False)
+        run = runs.load(path)
+        self.assertEqual(run.samples, [])
+
+
+class FixturesUntouchedTest(unittest.TestCase):
+    def test_fixture_dirs_hold_only_inputs(self):
+        for run in (helpers.OK, helpers.FAILED):
+            self.assertEqual(helpers.tree_files(run), ["metadata.json", "samples.csv"])

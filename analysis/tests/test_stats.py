@@ -1,0 +1,90 @@
+"""stats: order statistics and the bootstrap on inputs with known answers."""
+import random
+import unittest
+
+import stats
+
+
+class MedianPercentileTest(unittest.TestCase):
+    def test_median_odd_even_single(self):
+        self.assertEqual(stats.median([3, 1, 2]), 2)
+        self.assertEqual(stats.median([4, 1, 3, 2]), 2.5)
+        self.assertEqual(stats.median([7.5]), 7.5)
+
+    def test_percentiles_of_1_to_100(self):
+        v = list(range(1, 101))
+        random.Random(0).shuffle(v)
+        self.assertAlmostEqual(stats.percentile(v, 5), 5.95)
+        self.assertAlmostEqual(stats.percentile(v, 95), 95.05)
+        self.assertEqual(stats.percentile(v, 50), 50.5)
+        self.assertEqual(stats.percentile(v, 0), 1)
+        self.assertEqual(stats.percentile(v, 100), 100)
+
+    def test_percentile_of_constant_is_exact(self):
+        self.assertEqual(stats.percentile([0.1] * 7, 5), 0.1)
+        self.assertEqual(stats.percentile([0.1] * 7, 95), 0.1)
+
+    def test_percentile_rejects_nothing_and_bad_p(self):
+        with self.assertRaises(ValueError):
+            stats.percentile([], 50)
+        with self.assertRaises(ValueError):
+            stats.percentile([1, 2], 101)
+
+
+class BootstrapTest(unittest.TestCase):
+    def setUp(self):
+        rng = random.Random(3)
+        self.base = [100 + rng.gauss(0, 2) for _ in range(30)]
+        self.other = [110 + rng.gauss(0, 2.2) for _ in range(30)]
+
+    def test_ci_contains_true_ratio(self):
+        ratio, (lo, hi) = stats.ratio_ci(self.base, self.other)
+        self.assertLess(lo, 1.1)
+        self.assertGreater(hi, 1.1)
+        self.assertLessEqual(lo, ratio)
+        self.assertLessEqual(ratio, hi)
+        self.assertLess(hi - lo, 0.05)
+
+    def test_ci_contains_true_delta(self):
+        delta, (lo, hi) = stats.delta_ci(self.base, self.other)
+        self.assertLess(lo, 10)
+        self.assertGreater(hi, 10)
+
+    def test_deterministic_with_the_seed(self):
+        self.assertEqual(stats.ratio_ci(self.base, self.other),
+                         stats.ratio_ci(self.base, self.other))
+        self.assertEqual(stats.ratio_ci(self.base, self.other, seed=7),
+                         stats.ratio_ci(self.base, self.other, seed=7))
+        self.assertNotEqual(stats.ratio_ci(self.base, self.other, seed=7),
+                            stats.ratio_ci(self.base, self.other, seed=8))
+
+    def test_identical_constant_samples_ratio_exactly_one(self):
+        ratio, ci = stats.ratio_ci([1234.5] * 10, [1234.5] * 10)
+        self.assertEqual(ratio, 1.0)
+        self.assertEqual(ci, (1.0, 1.0))
+
+    def test_identical_varying_samples_ratio_exactly_one(self):
+        ratio, (lo, hi) = stats.ratio_ci(self.base, list(self.base))
+        self.assertEqual(ratio, 1.0)
+        self.assertLessEqual(lo, 1.0)
+        self.assertGreaterEqual(hi, 1.0)
+
+    def test_constant_offset_gives_exact_delta(self):
+        delta, ci = stats.delta_ci([23.0] * 5, [28.0] * 5)
+        self.assertEqual(delta, 5.0)
+        self.assertEqual(ci, (5.0, 5.0))
+
+    def test_single_samples_have_no_interval(self):
+        self.assertEqual(stats.ratio_ci([10.0], [12.0]), (1.2, None))
+        self.assertEqual(stats.delta_ci([10.0, 10.0], [12.0]), (2.0, None))
+
+    def test_zero_baseline_has_no_ratio(self):
+        ratio, rci, delta, dci = stats.compare([0.0, 0.0, 0.0], [1.0, 2.0, 3.0])
+        self.assertIsNone(ratio)
+        self.assertIsNone(rci)
+        self.assertEqual(delta, 2.0)
+        self.assertIsNotNone(dci)
+
+    def test_compare_needs_both_sides(self):
+        with self.assertRaises(ValueError):
+            stats.compare([], [1.0])
