@@ -15,9 +15,12 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_ROOT = os.path.join(TOP, "results", "bench")
 
 
-def parser(prog, description):
-    # Piped into head: stop quietly, as a shell tool does.
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+def parser(prog, description, die_on_closed_pipe=True):
+    """The shared arguments. die_on_closed_pipe: piped into head, stop quietly as a
+    shell tool does (report); otherwise use say(), which keeps going (analyze
+    must finish writing its files whoever reads its output)."""
+    if die_on_closed_pipe:
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     ap = argparse.ArgumentParser(prog=prog, description=description)
     ap.add_argument("run_dir", nargs="?", metavar="RUN_DIR",
                     help="a run directory results/bench/<run-id> (default: the newest run)")
@@ -35,6 +38,14 @@ def load_run(args, prog):
     except runs.RunError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         sys.exit(2)
+
+
+def say(msg):
+    """print(msg), and once stdout is closed, nothing more."""
+    try:
+        print(msg, flush=True)
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")
 
 
 def warn(prog, msg):

@@ -8,10 +8,14 @@ import math
 import os
 import textwrap
 
-import matplotlib.pyplot as plt
-import matplotlib.ticker as ticker
+import matplotlib
 
-import style
+matplotlib.use("Agg")  # files only, never a window; before pyplot is imported
+
+import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker as ticker  # noqa: E402
+
+import style  # noqa: E402
 
 NCOLS_MAX = 4
 
@@ -43,7 +47,8 @@ def finish(fig, title, handles, note=""):
     chars = int(fig.get_size_inches()[0] * 11)
     title = "\n".join(textwrap.fill(line, chars) for line in title.split("\n"))
     fig.suptitle(title)
-    fig.tight_layout(rect=(0, bottom, 1, 1))  # tight_layout makes room for the suptitle
+    # tight_layout makes room for the suptitle; a little more keeps it off the axes titles.
+    fig.tight_layout(rect=(0, bottom, 1, 1 - 0.08 / height))
     if handles:
         fig.legend(handles, [h.get_label() for h in handles], loc="lower center", ncol=ncol,
                    frameon=False, bbox_to_anchor=(0.5, note_lines * 0.16 / height))

@@ -34,8 +34,27 @@ def xnum(x):
         return None
 
 
+def used(run):
+    """The samples the statistics use: warm-ups dropped, and icount replays.
+
+    The boots of a configuration under one clock are pooled, except the
+    icount determinism repeats when the run found them identical to the
+    first boot: a replay of the same figures adds no information, and
+    counting it twice would narrow the intervals for nothing.
+    """
+    det = run.metadata.get("determinism")
+    replays = isinstance(det, dict) and det.get("checked") and det.get("identical")
+    if not replays:
+        return run.measured
+    first = {}
+    for s in run.measured:
+        if s.clock == "icount":
+            first[s.config] = min(first.get(s.config, s.boot), s.boot)
+    return [s for s in run.measured if s.clock != "icount" or s.boot == first[s.config]]
+
+
 class Points:
-    """Measured (non-warm-up) values of a run, per point and configuration."""
+    """Measured values of a run (see used()), per point and configuration."""
 
     def __init__(self, run):
         self.run = run
@@ -44,7 +63,8 @@ class Points:
         self.values = {}     # Key -> {config: [values]}
         self.units = {}      # Key -> unit
         first = {}           # first-appearance rank of workloads, cases, metrics
-        for s in run.measured:
+        self.samples = used(run)
+        for s in self.samples:
             key = Key(s.clock, s.workload, s.case, s.x, s.metric)
             self.values.setdefault(key, {}).setdefault(s.config, []).append(s.value)
             self.units.setdefault(key, s.unit)

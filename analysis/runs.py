@@ -64,7 +64,7 @@ class Run:
 def list_runs(root):
     """Run directories under root, oldest first (run ids sort by time)."""
     if not os.path.isdir(root):
-        raise RunError(f"{root}: no such results directory")
+        raise RunError(f"{root}: no such results directory (benchmarks/run writes runs there)")
     return sorted(d for d in os.listdir(root)
                   if RUN_ID.match(d) and os.path.isdir(os.path.join(root, d)))
 

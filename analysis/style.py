@@ -8,8 +8,6 @@ differ as well, so the plots survive printing in black and white.
 """
 import matplotlib
 
-matplotlib.use("Agg")
-
 COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
            "#000000", "#F0E442"]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]

@@ -68,7 +68,8 @@ def header_lines(run):
     if meta.get("kvm"):
         lines.append(f"kvm: {meta['kvm']}")
     lines.append("statistics: warm-up rows dropped; the boots of a configuration under"
-                 " one clock pooled; median [p5, p95] with linear"
+                 " one clock pooled (icount determinism repeats only when they differ from"
+                 " the first boot); median [p5, p95] with linear"
                  " interpolation; ratio of medians with a percentile bootstrap 95% CI"
                  " (2000 resamples, fixed seed; n/a with a single sample)")
     return lines

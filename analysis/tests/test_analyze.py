@@ -61,7 +61,7 @@ class OkRunTest(AnalyzeTestCase):
         self.assertIn("project commit: 0123456789abcdef0123456789abcdef01234567", md)
         row = next(line for line in md.splitlines() if line.startswith("| bpf_loop "))
         self.assertIn("guest instructions", row)
-        self.assertIn("23.04 [23.04, 23.06] n=10", row)
+        self.assertIn("23.04 [23.04, 23.06] n=5", row)
         self.assertIn("+5.0 [+5.0, +5.0]", row)
         self.assertIn("## Missing", md)
         self.assertIn("Nothing is missing.", md)
@@ -90,6 +90,27 @@ class OkRunTest(AnalyzeTestCase):
         a, b = points.Points(run), points.Points(run)
         for key in a.keys[::7]:
             self.assertEqual(a.compare(key, "series"), b.compare(key, "series"))
+
+
+class ReplayTest(unittest.TestCase):
+    """icount determinism repeats count once when identical, as boots when not."""
+
+    def bpf_loop_n(self, run):
+        p = points.Points(run)
+        key = points.Key("icount", "call", "bpf_loop", "", "call_ns")
+        return p.summary(key, "series").n, p.summary(p.select(clock="wall", case="bpf_loop")[0],
+                                                     "series").n
+
+    def test_identical_repeats_dropped(self):
+        run = runs.load(helpers.OK)
+        self.assertEqual(self.bpf_loop_n(run), (5, 10))
+
+    def test_differing_repeats_pooled(self):
+        run = runs.load(helpers.OK)
+        run.metadata["determinism"]["identical"] = False
+        self.assertEqual(self.bpf_loop_n(run), (10, 10))
+        del run.metadata["determinism"]
+        self.assertEqual(self.bpf_loop_n(run), (10, 10))
 
 
 class FailedConfigurationTest(AnalyzeTestCase):
@@ -170,7 +191,7 @@ class UnforeseenDataTest(AnalyzeTestCase):
         self.assertPlot("call_cost_icount")
         md = self.read("tables", "summary.md")
         self.assertIn("## Clock mttcg", md)
-        self.assertIn("| straight | big | load_ns | ns | 9 [9, 9] n=1 | missing |", md)
+        self.assertIn("| straight | big | load_ns | ns | 9.00 [9.00, 9.00] n=1 | missing |", md)
         self.assertIn("| new_kind |", md)
         self.assertIn("series: icount/call: 1 of 10 points missing: new_kind call_ns",
                       self.read("tables", "MISSING.md"))
