@@ -1,4 +1,4 @@
-"""ktap (test.py --ktap): KTAP version 1 that kunit.py parse (make test's tally) reads."""
+"""ktap (tests/pyunit --ktap): KTAP version 1 that kunit.py parse (make test's tally) reads."""
 import json
 import os
 import subprocess
@@ -7,9 +7,9 @@ import tempfile
 import unittest
 
 import ktap
-from tests import helpers
 
-KUNIT = os.path.join(os.path.dirname(helpers.ANALYSIS), "build", "linux", "tools", "testing",
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KUNIT = os.path.join(os.environ.get("BUILD", os.path.join(TOP, "build")), "linux", "tools", "testing",
                      "kunit", "kunit.py")
 
 

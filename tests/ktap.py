@@ -10,7 +10,7 @@ the JSON that tests/tally.py counts.
 def name(test):
     """tests.test_stats.StatsTest.test_median -> test_stats.StatsTest.test_median"""
     name = test.id()
-    return name[len("tests."):] if name.startswith("tests.") else name
+    return name.split(".", 1)[1] if name.startswith(("tests.", "unit.")) else name
 
 
 def render(outcomes):

@@ -1,0 +1,128 @@
+"""benchmarks/run's pure parts: configurations, names, samples, determinism."""
+import importlib.machinery
+import importlib.util
+import json
+import os
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_loader = importlib.machinery.SourceFileLoader("bench_run", os.path.join(HERE, "..", "run"))
+_spec = importlib.util.spec_from_loader("bench_run", _loader)
+run = importlib.util.module_from_spec(_spec)
+_loader.exec_module(run)
+
+
+def write(tmp, name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+class Configurations(unittest.TestCase):
+    def test_the_repository_file_starts_with_its_baseline(self):
+        configs = run.read_configurations()
+        self.assertEqual(next(iter(configs)), "vanilla")
+        self.assertEqual(configs["series"], ("series", ""))
+
+    def test_boot_arguments_and_dash(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = write(tmp, "c", "# x\nbase vanilla -\nab series foo=1 bar=off\n")
+            self.assertEqual(run.read_configurations(p),
+                             {"base": ("vanilla", ""), "ab": ("series", "foo=1 bar=off")})
+
+    def test_unknown_variant_names_the_valid_ones(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = write(tmp, "c", "base nosuch -\n")
+            with self.assertRaises(SystemExit) as e:
+                run.read_configurations(p)
+            self.assertIn("unknown variant 'nosuch'", str(e.exception))
+            self.assertIn("vanilla", str(e.exception))
+
+    def test_a_line_without_arguments_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = write(tmp, "c", "base vanilla\n")
+            with self.assertRaises(SystemExit) as e:
+                run.read_configurations(p)
+            self.assertIn(":1:", str(e.exception))
+
+    def test_a_name_twice_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = write(tmp, "c", "a vanilla -\na series -\n")
+            with self.assertRaises(SystemExit) as e:
+                run.read_configurations(p)
+            self.assertIn("named twice", str(e.exception))
+
+
+class Names(unittest.TestCase):
+    def test_pick_defaults_to_all_and_checks(self):
+        self.assertEqual(run.pick("workload", None, run.WORKLOADS), list(run.WORKLOADS))
+        self.assertEqual(run.pick("workload", "mem,call", run.WORKLOADS), ["mem", "call"])
+        with self.assertRaises(SystemExit) as e:
+            run.pick("workload", "mem,nosuch", run.WORKLOADS)
+        self.assertIn("unknown workload 'nosuch' (valid: call, load, attach, mem, tlb)",
+                      str(e.exception))
+
+    def test_every_profile_names_known_workloads(self):
+        for name, p in run.PROFILES.items():
+            for clock in ("icount", "wall"):
+                self.assertLessEqual(set(p[clock]), set(run.WORKLOADS), name)
+            self.assertLessEqual(set(p["determinism"]), set(p["icount"]), name)
+
+    def test_guest_command_keeps_each_status(self):
+        cmd = run.guest_command(["call", "mem"], {"call": "--rounds 1", "mem": "--counts 1"})
+        self.assertEqual(cmd, "/tests/bench call --rounds 1 >call.csv; echo $? >call.rc; "
+                              "/tests/bench mem --counts 1 >mem.csv; echo $? >mem.rc")
+
+
+def rec(config, boot, workloads, d):
+    return {"config": config, "clock": "icount", "boot": boot, "workloads": workloads, "dir": d}
+
+
+class Samples(unittest.TestCase):
+    def test_rows_get_their_boot_and_plugin_counts(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "b"))
+            write(tmp, "b/call.csv", "call,bpf_loop,,call_ns,ns,0,0,23.000\nbad,row\n")
+            write(tmp, "b/tlb.csv", "tlb,load_new_pack,64,mark_pair,index,0,0,1\n"
+                                    "tlb,load_new_pack,64,ipi,count,0,0,7\n")
+            marks = [{"tlbi": 0, "dsb": 1}, {"tlbi": 0, "dsb": 1},
+                     {"tlbi": 10, "tlbi.vale1is": 4, "dsb": 5, "dsb.ish": 2},
+                     {"tlbi": 1546, "tlbi.vale1is": 4, "dsb": 3130, "dsb.ish": 530}]
+            write(tmp, "b/plugin.jsonl", "".join(
+                json.dumps({"seq": i, "vcpu": 0, "counts": c}) + "\n" for i, c in enumerate(marks)))
+            rows = run.boot_rows(tmp, rec("series", 0, ["call", "tlb"], "b"))
+        got = {(r["workload"], r["metric"]): r["value"] for r in rows}
+        self.assertEqual(got[("call", "call_ns")], "23.000")
+        self.assertEqual(got[("tlb", "tlbi")], "1536")
+        self.assertEqual(got[("tlb", "dsb.ish")], "528")
+        self.assertEqual(got[("tlb", "ipi")], "7")
+        self.assertNotIn(("tlb", "tlbi.vale1is"), got)  # not executed in the window
+        self.assertNotIn(("tlb", "mark_pair"), got)
+        self.assertTrue(all(r["config"] == "series" and r["boot"] == 0 for r in rows))
+        self.assertEqual(len([r for r in rows if r["workload"] == "call"]), 1)
+
+
+class Determinism(unittest.TestCase):
+    def row(self, boot, value, workload="call", config="series"):
+        return {"config": config, "clock": "icount", "boot": boot, "workload": workload,
+                "case": "bpf_loop", "x": "", "metric": "call_ns", "round": "0", "value": value}
+
+    def test_identical(self):
+        d = run.determinism([self.row(0, "28.017"), self.row(1, "28.017")], ["call"])
+        self.assertEqual((d["checked"], d["identical"], d["compared"]), (True, True, 1))
+
+    def test_a_difference_is_named(self):
+        d = run.determinism([self.row(0, "28.017"), self.row(1, "28.074")], ["call"])
+        self.assertFalse(d["identical"])
+        self.assertIn("28.017 vs 28.074", d["differing"][0])
+
+    def test_other_workloads_and_lone_boots_are_not_compared(self):
+        d = run.determinism([self.row(0, "1", "mem"), self.row(1, "2", "mem"),
+                             self.row(0, "3")], ["call"])
+        self.assertEqual((d["checked"], d["identical"], d["compared"]), (False, False, 0))
+
+
+if __name__ == "__main__":
+    unittest.main()
