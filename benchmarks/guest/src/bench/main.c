@@ -46,14 +46,19 @@ double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void progress(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("bench: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("bench: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -62,9 +67,7 @@ void fail(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("bench: error: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("bench: error: ", fmt, ap);
 	va_end(ap);
 	exit(1);
 }
