@@ -69,6 +69,17 @@ class Names(unittest.TestCase):
             for clock in ("icount", "wall"):
                 self.assertLessEqual(set(p[clock]), set(run.WORKLOADS), name)
 
+    def test_sizes_are_checked_and_replace_the_profiles(self):
+        self.assertEqual(run.parse_sizes("8,4096"), [8, 4096])
+        for bad in ("8,x", "4", "8,,16", "-8"):
+            with self.assertRaises(SystemExit) as e:
+                run.parse_sizes(bad)
+            self.assertIn("from 8 to 1000000", str(e.exception))
+        p = run.with_sizes(run.PROFILES["quick"], [16, 32])
+        for clock in ("icount", "wall"):
+            self.assertIn("--sizes 16,32 ", p[clock]["load"])
+        self.assertIn("--sizes 8,512,", run.PROFILES["quick"]["icount"]["load"])
+
     def test_guest_command_keeps_each_status(self):
         cmd = run.guest_command(["call", "mem"], {"call": "--rounds 1", "mem": "--counts 1"})
         self.assertEqual(cmd, "/tests/bench call --rounds 1 >call.csv; echo $? >call.rc; "
