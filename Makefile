@@ -24,7 +24,7 @@ VARIANTS := $(shell awk '!/^\#/ && NF { print $$1 }' vm/variants)
 SHELL_SCRIPTS := vm/tree vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
 	vm/guest/init tests/run tests/guest/run-tests .ci/run \
 	benchmarks/plugin/build benchmarks/plugin/test \
-	vm/build-selftests tests/selftests tests/guest/run-selftests \
+	vm/build-selftests tests/selftests tests/guest/run-selftests tests/guest/run-expect-cfi \
 	$(wildcard tests/guest/t/*)
 
 A ?= vanilla

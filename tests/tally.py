@@ -27,6 +27,27 @@ def cases(group, prefix):
         yield from cases(sub, f"{prefix}/{sub['name']}")
 
 
+def ktap_why(path, name, keep=3):
+    """What a failed top-level test of path's KTAP said: its diagnostic
+    lines that say FAIL (else its last ones), at most keep, joined; "" when
+    path has no KTAP file or no "not ok N name" line."""
+    for f in sorted(os.listdir(path)):
+        if not f.endswith(".ktap"):
+            continue
+        block = []
+        with open(os.path.join(path, f), errors="replace") as k:
+            for line in k:
+                line = line.rstrip("\n")
+                if re.match(rf"^not ok \d+ {re.escape(name)}(\s|$)", line):
+                    said = [b for b in block if "FAIL" in b] or block
+                    return " | ".join(said[-keep:])
+                if re.match(r"^(not )?ok \d+ ", line):
+                    block = []
+                elif line.startswith("# "):
+                    block.append(line[2:].strip())
+    return ""
+
+
 def tally_boot(label, path, allow):
     results = []
     rc_file = os.path.join(path, "vmrun.rc")
@@ -42,7 +63,10 @@ def tally_boot(label, path, allow):
         with open(res) as f:
             for name, status in cases(json.load(f), label):
                 found += 1
-                results.append((name, status, ""))
+                why = ""
+                if status == "FAIL" and name.count("/") == 2:
+                    why = ktap_why(path, name.rsplit("/", 1)[1])
+                results.append((name, status, why))
     if not found:
         results.append((f"{label}: KTAP results", "FAIL",
                         f"no test results parsed; see {path}/parse.log"))

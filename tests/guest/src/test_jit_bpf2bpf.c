@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "ktest.h"
@@ -18,8 +19,8 @@
 #define A64_BTI_JC 0xd50324dfU
 #define A64_BTI_C 0xd503245fU
 
-/* Is there a bpf_prog_* symbol at ADDR in /proc/kallsyms? */
-static int in_kallsyms(unsigned long long addr)
+/* Is there a bpf_prog_* symbol at ADDR in one read of /proc/kallsyms? */
+static int in_kallsyms_once(unsigned long long addr)
 {
 	char line[512], type, name[256];
 	unsigned long long a;
@@ -34,6 +35,24 @@ static int in_kallsyms(unsigned long long addr)
 			found = 1;
 	fclose(f);
 	return found;
+}
+
+/*
+ * /proc/kallsyms lists BPF symbols by position: while the programs of
+ * earlier tests are still being freed (deferred work), a symbol removed
+ * between two read()s shifts the list and one read can skip an entry that
+ * was there all along. A symbol that is missing is missing from every read.
+ */
+static int in_kallsyms(unsigned long long addr)
+{
+	int tries;
+
+	for (tries = 0; tries < 5; tries++) {
+		if (in_kallsyms_once(addr))
+			return 1;
+		usleep(100000);
+	}
+	return 0;
 }
 
 int main(void)
