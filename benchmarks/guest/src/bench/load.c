@@ -22,13 +22,6 @@
 
 #define LOG_SIZE (1 << 16)
 
-/*
- * After an unload: the program is freed after an RCU grace period, from a
- * workqueue. Idle time lets that happen before the next measured load rather
- * than inside it (under icount an idle guest skips to its next timer).
- */
-#define SETTLE_US 20000
-
 /* Guest PMU counters of this thread, kernel included; -1 where absent. */
 static int pmu_fd[2] = { -1, -1 };
 
@@ -94,7 +87,6 @@ static void time_loads(const char *cas, long x, const struct bpf_insn *p, int cn
 		if (!prog_jit_info(fd, &jited, &nfuncs))
 			row("load", cas, x, "jited_bytes", "bytes", r, wu, jited);
 		close(fd);
-		usleep(SETTLE_US);
 	}
 }
 
@@ -235,7 +227,6 @@ static void real_loads(const struct bench_opts *o)
 			if (!prog_jit_info(bpf_program__fd(target), &jited, &nfuncs))
 				row("load", cas, -1, "jited_bytes", "bytes", r, r < o->warmup, jited);
 			bpf_object__close(obj);
-			usleep(SETTLE_US);
 		}
 	}
 	fclose(f);
