@@ -128,3 +128,56 @@ ssize_t ktest_read_iter(struct bpf_program *prog, char *buf, size_t size)
 	}
 	return len;
 }
+
+#define REGION_FILE "/sys/kernel/debug/bpf_jit/region"
+
+int ktest_region(struct ktest_region *r)
+{
+	struct {
+		const char *key;
+		unsigned long long *val;
+	} keys[] = {
+		{ "start", &r->start }, { "end", &r->end }, { "size", &r->size },
+		{ "window_start", &r->window_start }, { "window_end", &r->window_end },
+		{ "in_use_bytes", &r->in_use_bytes }, { "high_water_bytes", &r->high_water_bytes },
+		{ "allocations", &r->allocations }, { "failed_allocations", &r->failed_allocations },
+		{ "mode", &r->on },
+	};
+	const int nkeys = sizeof(keys) / sizeof(keys[0]);
+	char key[64], val[64];
+	FILE *f = fopen(REGION_FILE, "r");
+	int n = 0, i;
+
+	if (!f) {
+		printf("FAIL: open %s: %s\n", REGION_FILE, strerror(errno));
+		return -1;
+	}
+	memset(r, 0, sizeof(*r));
+	while (fscanf(f, " %63[^:]: %63s", key, val) == 2)
+		for (i = 0; i < nkeys; i++)
+			if (!strcmp(key, keys[i].key)) {
+				*keys[i].val = strcmp(key, "mode") ? strtoull(val, NULL, 0) :
+					       !strcmp(val, "on");
+				n++;
+			}
+	fclose(f);
+	if (n != nkeys) {
+		printf("FAIL: %s: %d of its %d keys read\n", REGION_FILE, n, nkeys);
+		return -1;
+	}
+	return 0;
+}
+
+unsigned long long ktest_jited_addr(int fd)
+{
+	struct bpf_prog_info info;
+	__u64 ksym = 0;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	info.nr_jited_ksyms = 1;
+	info.jited_ksyms = (unsigned long)&ksym;
+	if (bpf_prog_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return ksym;
+}

@@ -35,4 +35,16 @@ struct bpf_object *ktest_open(const char *name);
 int ktest_test_run_skb(struct bpf_program *prog, int repeat,
 		       unsigned int *retval, unsigned int *duration);
 
+/* /sys/kernel/debug/bpf_jit/region, the BPF JIT region's place and usage. */
+struct ktest_region {
+	unsigned long long on;		/* mode: on */
+	unsigned long long start, end, size, window_start, window_end;
+	unsigned long long in_use_bytes, high_water_bytes, allocations, failed_allocations;
+};
+
+/* Read the region's counters; 0, or -1 (with a FAIL line). */
+int ktest_region(struct ktest_region *r);
+/* Address of the JITed code of program FD (its main function), or 0. */
+unsigned long long ktest_jited_addr(int fd);
+
 #endif
