@@ -409,16 +409,6 @@ def expect_cfi_windows(console):
     return windows
 
 
-def expect_cfi_ran(log, name):
-    """test_progs' result for test NAME in LOG ("OK", "SKIP", "FAIL"), or
-    None if the log has no result line for it."""
-    for line in log.splitlines():
-        m = PROGS_LINE.match(line)
-        if m and m.group(2) == name:
-            return m.group(3)
-    return None
-
-
 def cmd_expect_cfi(d, names, results_dir):
     console_path = os.path.join(d, "console.log")
     log_path = os.path.join(d, "out", "test_progs.log")
@@ -429,10 +419,12 @@ def cmd_expect_cfi(d, names, results_dir):
     with open(console_path, errors="replace") as f:
         windows = expect_cfi_windows(f.read())
     with open(log_path, errors="replace") as f:
-        log = f.read()
+        # test_progs' own words (OK, SKIP, FAIL) for the statuses parse_progs gives.
+        said = {status: word for word, status in STATUS.items()}
+        ran_as = {row[0]: said[row[1]] for row in parse_progs(f.read(), {})[0]}
     cases = []
     for name in names:
-        ran = expect_cfi_ran(log, name)
+        ran = ran_as.get(name)
         cfi = [line for line in windows.get(name, []) if line.startswith("CFI failure at")]
         if name not in windows or ran is None:
             ok, why = False, "did not run (no begin mark or no result in test_progs' log)"

@@ -10,10 +10,13 @@ console.log and, when the guest produced KTAP, results.json from
 finding, and the closing "N passed, N failed, N skipped"; exits 1 on any
 failure.
 """
+import io
 import json
 import os
 import re
 import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Console lines that fail a boot unless its allow regex matches them.
 BAD = re.compile(r"CFI failure|BUG:|Oops|Kernel panic|WARNING:")
@@ -27,25 +30,39 @@ def cases(group, prefix):
         yield from cases(sub, f"{prefix}/{sub['name']}")
 
 
-def ktap_why(path, name, keep=3):
-    """What a failed top-level test of path's KTAP said: its diagnostic
-    lines that say FAIL (else its last ones), at most keep, joined; "" when
-    path has no KTAP file or no "not ok N name" line."""
-    for f in sorted(os.listdir(path)):
-        if not f.endswith(".ktap"):
-            continue
-        block = []
-        with open(os.path.join(path, f), errors="replace") as k:
-            for line in k:
-                line = line.rstrip("\n")
-                if re.match(rf"^not ok \d+ {re.escape(name)}(\s|$)", line):
-                    said = [b for b in block if "FAIL" in b] or block
-                    return " | ".join(said[-keep:])
-                if re.match(r"^(not )?ok \d+ ", line):
-                    block = []
-                elif line.startswith("# "):
-                    block.append(line[2:].strip())
-    return ""
+def kunit_parser():
+    """The tree's KTAP parser (tools/testing/kunit/kunit_parser.py), quiet."""
+    build = os.environ.get("BUILD", os.path.join(os.path.dirname(HERE), "build"))
+    sys.path.insert(0, os.path.join(build, "linux", "tools", "testing", "kunit"))
+    import kunit_parser
+    import kunit_printer
+    kunit_parser.stdout = kunit_printer.Printer(io.StringIO())
+    return kunit_parser
+
+
+def failure_logs(path, label, keep=3):
+    """{test name as cases() spells it: what it said} for the tests of
+    path's KTAP (its *.ktap, else its console.log): its diagnostic lines that say FAIL (else its last
+    ones), at most keep, joined."""
+    logs = {}
+
+    def walk(test, prefix):
+        for sub in test.subtests:
+            name = f"{prefix}/{sub.name}"
+            said = [line.strip().lstrip("#").strip() for line in sub.log]
+            said = [line for line in said if line]
+            logs[name] = " | ".join(([line for line in said if "FAIL" in line] or said)[-keep:])
+            walk(sub, name)
+
+    # Guest runners write NAME.ktap; KUnit's KTAP is in the console.
+    ktaps = [f for f in sorted(os.listdir(path)) if f.endswith(".ktap")] or \
+        [f for f in ["console.log"] if os.path.exists(os.path.join(path, f))]
+    if ktaps:
+        parser = kunit_parser()
+        for f in ktaps:
+            with open(os.path.join(path, f), errors="replace") as k:
+                walk(parser.parse_run_tests(k.readlines()), label)
+    return logs
 
 
 def tally_boot(label, path, allow):
@@ -61,12 +78,11 @@ def tally_boot(label, path, allow):
     found = 0
     if os.path.exists(res):
         with open(res) as f:
-            for name, status in cases(json.load(f), label):
-                found += 1
-                why = ""
-                if status == "FAIL" and name.count("/") == 2:
-                    why = ktap_why(path, name.rsplit("/", 1)[1])
-                results.append((name, status, why))
+            tests = list(cases(json.load(f), label))
+        logs = failure_logs(path, label) if any(s == "FAIL" for _, s in tests) else {}
+        for name, status in tests:
+            found += 1
+            results.append((name, status, logs.get(name, "") if status == "FAIL" else ""))
     if not found:
         results.append((f"{label}: KTAP results", "FAIL",
                         f"no test results parsed; see {path}/parse.log"))

@@ -3,8 +3,6 @@ import importlib.machinery
 import importlib.util
 import json
 import os
-import subprocess
-import sys
 import tempfile
 import unittest
 
@@ -13,7 +11,6 @@ _loader = importlib.machinery.SourceFileLoader("bench_run", os.path.join(HERE, "
 _spec = importlib.util.spec_from_loader("bench_run", _loader)
 run = importlib.util.module_from_spec(_spec)
 _loader.exec_module(run)
-configurations = run.configurations
 
 
 def write(tmp, name, text):
@@ -27,6 +24,16 @@ KNOWN = {"base": ("vanilla", ""), "ab": ("series", "foo=1 bar=off")}
 
 
 class Configurations(unittest.TestCase):
+    def read(self, text):
+        with tempfile.TemporaryDirectory() as tmp:
+            return run.read_configurations(write(tmp, "c", text), KNOWN)
+
+    def refusal(self, text):
+        """What read_configurations says of TEXT, which it must refuse."""
+        with self.assertRaises(SystemExit) as e:
+            self.read(text)
+        return str(e.exception)
+
     def test_the_repository_file_starts_with_its_baseline(self):
         configs = run.read_configurations()
         self.assertEqual(next(iter(configs)), "vanilla")
@@ -34,63 +41,16 @@ class Configurations(unittest.TestCase):
         self.assertEqual(configs["series-region-off"], ("series", "bpf_jit_region=off"))
 
     def test_names_resolve_in_order(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            p = write(tmp, "c", "# x\nab\nbase\n")
-            self.assertEqual(list(run.read_configurations(p, KNOWN).items()),
-                             [("ab", ("series", "foo=1 bar=off")), ("base", ("vanilla", ""))])
+        self.assertEqual(list(self.read("# x\nab\nbase\n").items()),
+                         [("ab", ("series", "foo=1 bar=off")), ("base", ("vanilla", ""))])
 
     def test_unknown_name_names_the_valid_ones(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            p = write(tmp, "c", "base\nnosuch\n")
-            with self.assertRaises(SystemExit) as e:
-                run.read_configurations(p, KNOWN)
-            self.assertIn(":2: unknown configuration 'nosuch'", str(e.exception))
-            self.assertIn("base ab", str(e.exception))
+        said = self.refusal("base\nnosuch\n")
+        self.assertIn(":2: unknown configuration 'nosuch'", said)
+        self.assertIn("base ab", said)
 
     def test_a_name_twice_is_refused(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            p = write(tmp, "c", "base\nbase\n")
-            with self.assertRaises(SystemExit) as e:
-                run.read_configurations(p, KNOWN)
-            self.assertIn("named twice", str(e.exception))
-
-
-class VmConfigurations(unittest.TestCase):
-    def test_boot_arguments_and_dash(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            p = write(tmp, "c", "# x\nbase vanilla -\nab series foo=1 bar=off\n")
-            self.assertEqual(configurations.read(p), KNOWN)
-
-    def test_unknown_variant_names_the_valid_ones(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            p = write(tmp, "c", "base nosuch -\n")
-            with self.assertRaises(configurations.Error) as e:
-                configurations.read(p)
-            self.assertIn("unknown variant 'nosuch'", str(e.exception))
-            self.assertIn("vanilla", str(e.exception))
-
-    def test_a_line_without_arguments_is_refused(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            p = write(tmp, "c", "base vanilla\n")
-            with self.assertRaises(configurations.Error) as e:
-                configurations.read(p)
-            self.assertIn(":1:", str(e.exception))
-
-    def test_a_name_twice_is_refused(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            p = write(tmp, "c", "a vanilla -\na series -\n")
-            with self.assertRaises(configurations.Error) as e:
-                configurations.read(p)
-            self.assertIn("named twice", str(e.exception))
-
-    def test_the_command_line_prints_variant_and_arguments(self):
-        out = subprocess.run([sys.executable, os.path.join(run.TOP, "vm", "configurations.py"),
-                              "series-region-off"], capture_output=True, text=True, check=True)
-        self.assertEqual(out.stdout, "series bpf_jit_region=off\n")
-        bad = subprocess.run([sys.executable, os.path.join(run.TOP, "vm", "configurations.py"),
-                              "nosuch"], capture_output=True, text=True)
-        self.assertNotEqual(bad.returncode, 0)
-        self.assertIn("unknown configuration 'nosuch' (valid: vanilla", bad.stderr)
+        self.assertIn("named twice", self.refusal("base\nbase\n"))
 
 
 class Names(unittest.TestCase):

@@ -1,0 +1,51 @@
+"""tally.py: a failed test's line says what the test said (its FAIL lines),
+read with the tree's KTAP parser from the boot's KTAP file or console."""
+import io
+import json
+import os
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+
+import tally
+
+KTAP = """KTAP version 1
+1..2
+# ok: first check: got 1, expected 1
+ok 1 test_good
+# function 0 at 0x1
+# FAIL:   listed in /proc/kallsyms: got 0, expected 1
+# more output
+not ok 2 test_bad
+"""
+
+RESULTS = {"name": "main", "sub_groups": [],
+           "test_cases": [{"name": "test_good", "status": "PASS"},
+                          {"name": "test_bad", "status": "FAIL"}]}
+
+
+@unittest.skipUnless(os.path.exists(os.path.join(
+    os.environ.get("BUILD", os.path.join(os.path.dirname(tally.HERE), "build")),
+    "linux", "tools", "testing", "kunit", "kunit_parser.py")), "no kernel tree (make tree)")
+class TallyTest(unittest.TestCase):
+    def test_a_failed_test_shows_its_fail_lines(self):
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in (("guest.ktap", KTAP), ("results.json", json.dumps(RESULTS)),
+                               ("vmrun.rc", "1\n"), ("console.log", "")):
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            boots = os.path.join(d, "boots")
+            with open(boots, "w") as f:
+                f.write(f"6:series/guest\t{d}\t-\n")
+            out = io.StringIO()
+            with redirect_stdout(out):
+                rc = tally.main(["tally.py", boots])
+        self.assertEqual(rc, 1)
+        self.assertIn("FAIL  6:series/guest/test_bad: FAIL:   listed in /proc/kallsyms: got 0, "
+                      "expected 1\n", out.getvalue())
+        self.assertIn("PASS  6:series/guest/test_good\n", out.getvalue())
+        self.assertIn("1 passed, 1 failed, 0 skipped", out.getvalue())
+
+
+if __name__ == "__main__":
+    unittest.main()
