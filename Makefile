@@ -21,7 +21,7 @@
 ARCH ?= arm64
 VARIANT ?= series
 VARIANTS := $(shell awk '!/^\#/ && NF { print $$1 }' vm/variants)
-SHELL_SCRIPTS := vm/tree vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
+SHELL_SCRIPTS := vm/tree vm/checkpatch vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
 	vm/guest/init tests/run tests/guest/run-tests .ci/run \
 	benchmarks/plugin/build benchmarks/plugin/test \
 	vm/build-selftests tests/selftests tests/guest/run-selftests tests/guest/run-expect-cfi \
@@ -94,7 +94,4 @@ shellcheck:
 	shellcheck -x $(SHELL_SCRIPTS)
 
 checkpatch: tree
-	set -e; for p in $(CURDIR)/patches/[0-9][0-9][0-9][0-9]-*.patch; do \
-		case $$p in */0000-*) continue ;; esac; \
-		(cd build/linux && PATH=/usr/bin:$$PATH scripts/checkpatch.pl --strict --quiet "$$p"); \
-	done
+	vm/checkpatch
