@@ -69,11 +69,55 @@ def interval(ci, fmt=ratio):
     return "n/a" if ci is None else f"[{fmt(ci[0])}, {fmt(ci[1])}]"
 
 
-def config_line(name, conf, baseline):
-    """'series (variant series, boot args "x=1")' with the baseline marked."""
+def config_line(name, conf, baseline, fill=False):
+    """'series (variant series, boot args "x=1")' with the baseline marked,
+    and a fill configuration (sizing only) too."""
     bits = [f"variant {conf.get('variant', '?')}"]
     if conf.get("boot_args"):
         bits.append(f"boot args \"{conf['boot_args']}\"")
     if name == baseline:
         bits.insert(0, "baseline")
+    if fill:
+        bits.insert(0, "fill only")
     return f"{name} ({', '.join(bits)})"
+
+
+def count(v, whole=False):
+    """A count for people: 229320 -> 229,320; a fractional mean keeps one
+    decimal (425.33 -> 425.3) unless whole (a predicted number of objects)."""
+    if v is None:
+        return "-"
+    if whole or abs(v - round(v)) < 0.05:
+        return f"{round(v):,}"
+    return f"{v:,.1f}"
+
+
+KIB = 1024
+
+
+SIZE_UNITS = ((KIB ** 4, "TiB"), (KIB ** 3, "GiB"), (KIB ** 2, "MiB"), (KIB, "KiB"))
+
+
+def size_bytes(v):
+    """A byte size, exact in the largest binary unit it is a whole number of
+    (4096 -> 4 KiB, 2101248 -> 2052 KiB, 2 ** 31 -> 2 GiB), else to three
+    significant digits (1500000 -> 1.43 MiB)."""
+    if v is None:
+        return "-"
+    for scale, suffix in SIZE_UNITS:
+        if abs(v) >= scale and v % scale == 0:
+            return f"{v // scale:.0f} {suffix}"
+    for scale, suffix in SIZE_UNITS:
+        if abs(v) >= scale:
+            return f"{v / scale:.3g} {suffix}"
+    return f"{v:.0f} bytes"
+
+
+def mib(v):
+    """A region size given in MiB: 64 -> 64 MiB, 1024 -> 1 GiB."""
+    return size_bytes(v * KIB * KIB)
+
+
+def percent(v):
+    """A signed relative figure: 0.0123 -> +1.23%."""
+    return "-" if v is None else f"{v * 100:+.2f}%"

@@ -68,4 +68,30 @@ def lines(run, points, boots=True):
     empty = [c for c in run.configs if c not in measured]
     out += [f"{c}: no samples at all" for c in empty]
     out += [describe(g) for g in gaps(run, points) if g.config not in empty]
+    out += fill_gaps(run)
+    return out
+
+
+def fill_gaps(run):
+    """What the fill configurations lack: all fill samples, or classes others have.
+
+    They run the fill workload alone, so their lack of every other
+    workload is by design and never listed; run.configs leaves them out.
+    """
+    classes, have = [], {}
+    for s in run.fill:
+        if s.case not in classes:
+            classes.append(s.case)
+        have.setdefault(s.config, set()).add(s.case)
+    out = []
+    for config in run.fill_configs:
+        if config not in have:
+            clocks = [b.get("clock", "?") for b in run.failed_boots if b.get("config") == config]
+            why = f" (a {clocks[0]} boot of {config} failed)" if clocks else ""
+            out.append(f"{config}: no fill samples{why}")
+            continue
+        lacking = [c for c in classes if c not in have[config]]
+        if lacking:
+            out.append(f"{config}: fill: {len(lacking)} of {len(classes)} classes missing:"
+                       f" {', '.join(lacking)}")
     return out

@@ -1,4 +1,5 @@
-"""The run's plots, one function each; every one draws from Points.
+"""The run's plots, one function each; every one draws from Points (sizing()
+from a sizing.model() result).
 
 Each function draws one figure for one clock (values of two clocks never
 share an axis) and returns its name; it raises figures.Skip when its data
@@ -13,6 +14,7 @@ import matplotlib.patches as mpatches
 
 import figures
 import labels
+import sizing as sizing_model
 import style
 from figures import Skip
 from points import xnum
@@ -324,6 +326,55 @@ class Plotter:
     def save(self, fig, name):
         figures.save(fig, self.outdir, name)
         return name
+
+
+def sizing(result, outdir):
+    """plots/sizing: objects per class against region size, log-log, from a
+    sizing.model() result: measured as markers, the model as lines, the
+    checked (not fitted) size ringed, the extrapolation shaded. One look
+    per class (style.Style by position), not per configuration: each size
+    is a configuration of its own."""
+    measured = sizing_model.measured_series(result)
+    series = sizing_model.series_names(result)
+    series += [name for name in measured if name not in series]
+    xs = sorted(set(result["sizes_mib"]) | set(sizing_model.EXTRAPOLATE_MIB))
+    model = sizing_model.model_series(result, [x for x in xs if x >= min(result["sizes_mib"])])
+    checked = result["checked_mib"]
+    fig, (ax,) = figures.grid(1, width=6.6, height=4.6)
+    handles = []
+    for i, name in enumerate(series):
+        s = style.Style(i)
+        pts = sorted((x, y) for x, y in measured.get(name, []) if y)
+        if pts:
+            ax.plot([x for x, _ in pts], [y for _, y in pts], linestyle="none",
+                    marker=s.marker, color=s.colour, markersize=6)
+        line = [(x, y) for x, y in model.get(name, []) if y]
+        if line:
+            ax.plot([x for x, _ in line], [y for _, y in line], color=s.colour,
+                    linestyle=s.linestyle, linewidth=1.4)
+        ringed = [(x, y) for x, y in pts if x == checked]
+        if ringed:
+            ax.plot([x for x, _ in ringed], [y for _, y in ringed], linestyle="none", marker="o",
+                    markersize=13, markerfacecolor="none", markeredgecolor="black",
+                    markeredgewidth=1.2)
+        handles.append(mlines.Line2D([], [], color=s.colour, marker=s.marker,
+                                     linestyle=s.linestyle, markersize=6, linewidth=1.4,
+                                     label=name))
+    ax.axvspan(max(result["sizes_mib"]), max(xs), color="#888888", alpha=0.08, linewidth=0)
+    figures.log_x_at(ax, xs, most=12)
+    figures.log_y(ax)
+    ax.set_xlabel("BPF JIT region size (MiB)")
+    ax.set_ylabel("objects loaded before the first failure")
+    if checked is not None:
+        handles.append(mlines.Line2D([], [], linestyle="none", marker="o", markersize=11,
+                                     markerfacecolor="none", markeredgecolor="black",
+                                     label=f"checked at {labels.mib(checked)} (not fitted)"))
+    note = ("markers: measured; lines: model n_c x packs(S), packs(S) ="
+            f" {result['geometry']['packs']}; shaded: extrapolated (4 KiB pages, one NUMA node)")
+    figures.finish(fig, "BPF JIT region sizing: objects per class against region size\n"
+                   f"run {result['run_id']}; {sizing_model.checked_line(result)}", handles, note)
+    figures.save(fig, outdir, "sizing")
+    return "sizing"
 
 
 def make_all(run, points, outdir):

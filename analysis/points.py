@@ -37,6 +37,9 @@ def xnum(x):
 def used(run):
     """The samples the statistics use: warm-ups dropped, and icount replays.
 
+    Only the compared configurations' samples (run.ordinary): the fill
+    configurations' and the fill rows are sizing.py's.
+
     The boots of a configuration under one clock are pooled, except the
     icount determinism repeats when the run found them identical to the
     first boot: a replay of the same figures adds no information, and
@@ -44,13 +47,14 @@ def used(run):
     """
     det = run.metadata.get("determinism")
     replays = isinstance(det, dict) and det.get("checked") and det.get("identical")
+    measured = run.ordinary
     if not replays:
-        return run.measured
+        return measured
     first = {}
-    for s in run.measured:
+    for s in measured:
         if s.clock == "icount":
             first[s.config] = min(first.get(s.config, s.boot), s.boot)
-    return [s for s in run.measured if s.clock != "icount" or s.boot == first[s.config]]
+    return [s for s in measured if s.clock != "icount" or s.boot == first[s.config]]
 
 
 class Points:
@@ -100,13 +104,17 @@ class Points:
                                             stats.percentile(v, 95), len(v))
         return self._summaries[memo]
 
-    def compare(self, key, config):
-        """config against the baseline at key, or None when either lacks values."""
-        if config == self.baseline or not self.has(key, config) or not self.has(key, self.baseline):
+    def compare(self, key, config, reference=None):
+        """config against reference (default: the baseline) at key: ratio of
+        medians config/reference and difference config - reference, with
+        their CIs; None when config is the reference or either lacks values."""
+        if reference is None:
+            reference = self.baseline
+        if config == reference or not self.has(key, config) or not self.has(key, reference):
             return None
-        memo = (key, config)
+        memo = (key, config, reference)
         if memo not in self._comparisons:
-            base, other = self.values[key][self.baseline], self.values[key][config]
+            base, other = self.values[key][reference], self.values[key][config]
             self._comparisons[memo] = Comparison(*stats.compare(base, other))
         return self._comparisons[memo]
 

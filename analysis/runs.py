@@ -15,6 +15,7 @@ from collections import namedtuple
 HEADER = ["config", "clock", "boot", "workload", "case", "x", "metric", "unit",
           "round", "warmup", "value"]
 REQUIRED_KEYS = ("run_id", "baseline", "configurations", "boots")
+FILL = "fill"  # the workload of the fill configurations (analysis/sizing.py)
 RUN_ID = re.compile(r"^\d{8}-\d{6}-")
 CLOCK_ORDER = ("icount", "wall", "kvm")
 
@@ -28,8 +29,13 @@ class RunError(Exception):
 class Run:
     """One loaded run: its metadata and its samples (warm-ups included).
 
-    configs is the configuration names in metadata order (the colour
-    order of every plot); baseline is one of them.
+    configs is the names of the compared configurations in metadata
+    order (the colour order of every plot); baseline is one of them.
+    fill_configs (metadata "fill_configurations") ran only the fill
+    workload: they are no part of configs, and their samples go to
+    analysis/sizing.py alone. pairs (metadata "pairs") is [(config,
+    reference)]: config is compared with reference as every configuration
+    is with the baseline. Both are empty in runs older than the keys.
     """
 
     def __init__(self, path, metadata, samples):
@@ -38,13 +44,26 @@ class Run:
         self.samples = samples
         self.run_id = metadata["run_id"]
         self.baseline = metadata["baseline"]
-        self.configs = list(metadata["configurations"])
+        self.fill_configs = list(metadata.get("fill_configurations", []))
+        self.configs = [c for c in metadata["configurations"] if c not in self.fill_configs]
+        self.pairs = [tuple(p) for p in metadata.get("pairs", [])]
         self.boots = metadata["boots"]
 
     @property
     def measured(self):
         """The samples analysis uses: warm-up rows dropped."""
         return [s for s in self.samples if not s.warmup]
+
+    @property
+    def ordinary(self):
+        """The measured samples of the compared configurations (fill rows aside)."""
+        return [s for s in self.measured
+                if s.config not in self.fill_configs and s.workload != FILL]
+
+    @property
+    def fill(self):
+        """The measured fill rows, whichever configuration wrote them (sizing.py)."""
+        return [s for s in self.measured if s.workload == FILL]
 
     @property
     def failed_boots(self):
@@ -55,6 +74,8 @@ class Run:
         """Clocks with samples, or named by the run, in a fixed order."""
         seen = list(self.metadata.get("clocks", []))
         for s in self.samples:
+            if s.config in self.fill_configs or s.workload == FILL:
+                continue  # fill counts objects, under no clock that matters
             if s.clock not in seen:
                 seen.append(s.clock)
         known = [c for c in CLOCK_ORDER if c in seen]
@@ -122,13 +143,52 @@ def load_metadata(path):
     if not isinstance(configs, dict) or not configs:
         raise RunError(f"{path}: 'configurations' must be a non-empty object"
                        " {name: {\"variant\": ..., \"boot_args\": ...}}")
-    if meta["baseline"] not in configs:
+    fill = check_fill_configurations(path, meta.get("fill_configurations", []), configs)
+    compared = [c for c in configs if c not in fill]
+    if meta["baseline"] in fill:
+        raise RunError(f"{path}: baseline '{meta['baseline']}' is a fill configuration"
+                       f" (valid: {', '.join(compared)})")
+    # A run of fill configurations alone compares nothing: its baseline
+    # (benchmarks/configurations' first line) was not booted, and is unused.
+    if meta["baseline"] not in configs and compared:
         raise RunError(f"{path}: baseline '{meta['baseline']}' is not a configuration"
-                       f" (valid: {', '.join(configs)})")
+                       f" (valid: {', '.join(compared)})")
+    check_pairs(path, meta.get("pairs", []), compared)
     if not isinstance(meta["boots"], list) or not all(isinstance(b, dict) for b in meta["boots"]):
         raise RunError(f"{path}: 'boots' must be a list of objects"
                        " {\"config\", \"clock\", \"boot\", \"status\", \"reason\"}")
     return meta
+
+
+def check_fill_configurations(path, fill, configs):
+    """metadata "fill_configurations": a list of distinct names of configurations."""
+    if not isinstance(fill, list) or not all(isinstance(c, str) for c in fill):
+        raise RunError(f"{path}: 'fill_configurations' must be a list of configuration names"
+                       f" (valid: {', '.join(configs)})")
+    for name in fill:
+        if name not in configs:
+            raise RunError(f"{path}: fill configuration '{name}' is not a configuration"
+                           f" (valid: {', '.join(configs)})")
+        if fill.count(name) > 1:
+            raise RunError(f"{path}: fill configuration '{name}' is named twice")
+    return fill
+
+
+def check_pairs(path, pairs, compared):
+    """metadata "pairs": [[config, reference], ...], two distinct compared configurations."""
+    valid = ", ".join(compared) or "none"
+    if not isinstance(pairs, list):
+        raise RunError(f"{path}: 'pairs' must be a list of [config, reference] pairs"
+                       f" of configurations (valid names: {valid})")
+    for pair in pairs:
+        if (not isinstance(pair, list) or len(pair) != 2
+                or not all(isinstance(c, str) for c in pair)):
+            raise RunError(f"{path}: pair {json.dumps(pair)} is not [config, reference]"
+                           f" (valid names: {valid})")
+        if pair[0] == pair[1] or not all(c in compared for c in pair):
+            raise RunError(f"{path}: pair {json.dumps(pair)} must name two distinct"
+                           f" configurations that are not fill configurations"
+                           f" (valid names: {valid})")
 
 
 def load_samples(path, configs):

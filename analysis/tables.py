@@ -16,17 +16,22 @@ MISSING_CELL = "missing"
 
 
 def sections(run, points):
-    """[(clock, workload, header, rows)]: the table of each clock and workload."""
+    """[(clock, workload, header, rows)]: the table of each clock and workload.
+
+    After the comparisons with the baseline come those of each pair of
+    run.pairs (metadata "pairs"): "A / B [95% CI]", and for call "A - B".
+    """
     others = [c for c in run.configs if c != run.baseline]
+    comparisons = [(c, run.baseline) for c in others] + list(run.pairs)
     out = {}
     for key in points.keys:
         workload_delta = key.workload == "call"
         sec = out.get((key.clock, key.workload))
         if sec is None:
             header = ["case", "x", "metric", "unit"] + list(run.configs)
-            header += [f"{c} / {run.baseline} [95% CI]" for c in others]
+            header += [f"{c} / {ref} [95% CI]" for c, ref in comparisons]
             if workload_delta:
-                header += [f"{c} - {run.baseline} [95% CI]" for c in others]
+                header += [f"{c} - {ref} [95% CI]" for c, ref in comparisons]
             sec = out[(key.clock, key.workload)] = (key.clock, key.workload, header, [])
         row = [key.case, key.x, key.metric, labels.unit(points.unit(key), key.clock)]
         u = points.unit(key)
@@ -35,22 +40,25 @@ def sections(run, points):
             row.append(MISSING_CELL if s is None else
                        f"{labels.number(s.median, u)} [{labels.number(s.p5, u)},"
                        f" {labels.number(s.p95, u)}] n={s.n}")
-        comparisons = [points.compare(key, c) for c in others]
-        for cmp in comparisons:
-            row.append(compare_cell(cmp, "ratio", labels.ratio, key, points, run))
+        cmps = [(points.compare(key, c, ref), ref) for c, ref in comparisons]
+        for cmp, ref in cmps:
+            row.append(compare_cell(cmp, "ratio", labels.ratio, key, points, run, ref))
         if workload_delta:
-            for cmp in comparisons:
-                row.append(compare_cell(cmp, "delta", labels.delta, key, points, run))
+            for cmp, ref in cmps:
+                row.append(compare_cell(cmp, "delta", labels.delta, key, points, run, ref))
         sec[3].append(row)
     return list(out.values())
 
 
-def compare_cell(cmp, what, fmt, key, points, run):
+def compare_cell(cmp, what, fmt, key, points, run, reference=None):
+    """A comparison's figure and CI, or why there is none."""
+    reference = reference or run.baseline
+    name = "baseline" if reference == run.baseline else reference
     if cmp is None:
-        return "no baseline" if not points.has(key, run.baseline) else MISSING_CELL
+        return f"no {name}" if not points.has(key, reference) else MISSING_CELL
     value, ci = getattr(cmp, what), getattr(cmp, f"{what}_ci")
     if value is None:
-        return "undefined (baseline 0)"
+        return f"undefined ({name} 0)"
     return f"{fmt(value)} {labels.interval(ci, fmt)}"
 
 
@@ -64,7 +72,10 @@ def header_lines(run):
     if commit:
         lines.append(f"project commit: {commit}")
     lines.append("configurations: " + "; ".join(
-        labels.config_line(n, c, run.baseline) for n, c in meta["configurations"].items()))
+        labels.config_line(n, c, run.baseline, fill=n in run.fill_configs)
+        for n, c in meta["configurations"].items()))
+    if run.pairs:
+        lines.append("also compared: " + "; ".join(f"{c} with {ref}" for c, ref in run.pairs))
     if meta.get("kvm"):
         lines.append(f"kvm: {meta['kvm']}")
     lines.append("statistics: warm-up rows dropped; the boots of a configuration under"

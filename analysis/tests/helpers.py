@@ -17,6 +17,7 @@ OK = os.path.join(FIXTURES, "ok", "20260101-120000-quick")
 FAILED = os.path.join(FIXTURES, "failed", "20260102-120000-quick")
 MALFORMED = os.path.join(FIXTURES, "malformed", "20260103-120000-quick")
 NOMETA = os.path.join(FIXTURES, "nometa", "20260104-120000-quick")
+FILL = os.path.join(FIXTURES, "fill", "20260105-120000-quick")
 
 
 class Scratch:

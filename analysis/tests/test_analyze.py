@@ -1,4 +1,5 @@
 """analysis/analyze on copies of the fixture runs: plots, tables, gaps, skips, errors."""
+import json
 import os
 import unittest
 
@@ -256,3 +257,97 @@ class CliTest(unittest.TestCase):
         proc = helpers.run_cli("analyze", "--results", self.scratch.root)
         self.assertEqual(proc.returncode, 2)
         self.assertIn("no runs", proc.stderr)
+
+
+SIZING_FILES = ["tables/sizing.md", "tables/sizing.json", "plots/sizing.png", "plots/sizing.pdf"]
+
+
+class NoFillSamplesTest(AnalyzeTestCase):
+    """A run without fill samples: sizing says so in one line and writes nothing."""
+    KEEP = staticmethod(lambda r: r["workload"] == "call")
+
+    def test_sizing_writes_nothing(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stderr)
+        self.assertEqual(self.proc.stdout.count("sizing"), 1)
+        self.assertIn("sizing: no fill samples in this run; nothing written\n", self.proc.stdout)
+        for name in SIZING_FILES:
+            self.assertFalse(os.path.exists(os.path.join(self.run_dir, name)), name)
+
+
+class FillRunTest(AnalyzeTestCase):
+    """Fill configurations, and a pair: series against series-region-off."""
+    FIXTURE = helpers.FILL
+
+    def test_exits_zero(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stderr)
+        self.assertEqual(self.proc.stderr, "")
+        self.assertIn("212 fill samples for sizing", self.proc.stdout)
+
+    def test_ordinary_plots_and_sizing_written(self):
+        for name in PLOTS + ["sizing"]:
+            self.assertPlot(name)
+        written = sorted(os.listdir(os.path.join(self.run_dir, "plots")))
+        self.assertEqual(written, sorted(f"{n}.{e}" for n in PLOTS + ["sizing"]
+                                         for e in ("pdf", "png")))
+        for name in SIZING_FILES[:2]:
+            self.assertIn(f"wrote {os.path.join(self.run_dir, name)}", self.proc.stdout)
+
+    def test_fill_configurations_absent_from_tables_and_missing(self):
+        md = self.read("tables", "summary.md")
+        for header in (line for line in md.splitlines() if line.startswith("| case ")):
+            self.assertNotIn("series-region-4m", header)
+            self.assertNotIn("series-region-32m", header)
+        self.assertNotIn("### fill", md)
+        self.assertIn("Nothing is missing.", md)
+        self.assertFalse(os.path.exists(os.path.join(self.run_dir, "tables", "MISSING.md")))
+        self.assertNotIn("missing (", self.proc.stdout)
+
+    def test_pair_columns(self):
+        md = self.read("tables", "summary.md")
+        call = next(line for line in md.splitlines() if line.startswith("| case ")
+                    and "- vanilla" in line)
+        self.assertIn("| series / series-region-off [95% CI] | series - vanilla [95% CI]", call)
+        self.assertTrue(call.endswith("| series - series-region-off [95% CI] |"))
+        self.assertIn("also compared: series with series-region-off", md)
+
+    def test_sizing_json(self):
+        with open(os.path.join(self.run_dir, "tables", "sizing.json")) as f:
+            result = json.load(f)
+        self.assertEqual((result["fitted_mib"], result["checked_mib"]), ([4, 8, 16], 32))
+        self.assertEqual(result["fit"]["p75"]["objects_per_pack"]["mean"], 992)
+        self.assertTrue(all(c["within_tolerance"] for c in result["check"]))
+        self.assertIn("## Check at 32 MiB (not fitted)", self.read("tables", "sizing.md"))
+
+
+class FillBootFailedTest(AnalyzeTestCase):
+    """A fill configuration without fill samples is missing; the others still model."""
+    FIXTURE = helpers.FILL
+    KEEP = staticmethod(lambda r: r["config"] != "series-region-8m")
+
+    def test_named_missing_and_modelled_without_it(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stderr)
+        text = self.read("tables", "MISSING.md")
+        self.assertIn("series-region-8m: no fill samples", text)
+        self.assertNotIn("no samples at all", text)
+        self.assertNotIn("series-region-4m", text)
+        with open(os.path.join(self.run_dir, "tables", "sizing.json")) as f:
+            result = json.load(f)
+        self.assertEqual((result["fitted_mib"], result["checked_mib"]), ([4, 16], 32))
+        self.assertIn("fill configurations without fill samples: series-region-8m",
+                      result["notes"])
+
+
+class SizingErrorTest(AnalyzeTestCase):
+    """Fill rows the model cannot use: exit 1, said on stderr, everything else written."""
+    FIXTURE = helpers.FILL
+    EXTRA = [["series-region-4m", "wall", "0", "fill", "p50", "4M", "objects", "count", "0", "0",
+              "1"]]
+
+    def test_error_named(self):
+        self.assertEqual(self.proc.returncode, 1)
+        self.assertIn("analysis/analyze: error: sizing: samples.csv: a fill row of"
+                      " series-region-4m has x '4M'", self.proc.stderr)
+        self.assertNotIn("Traceback", self.proc.stderr)
+        self.assertPlot("call_cost_icount")
+        self.assertTrue(os.path.exists(os.path.join(self.run_dir, "tables", "summary.md")))
+        self.assertFalse(os.path.exists(os.path.join(self.run_dir, "tables", "sizing.md")))

@@ -46,3 +46,45 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 2)
         self.assertIn("metadata.json: missing", proc.stderr)
         self.assertNotIn("Traceback", proc.stderr)
+
+
+class FillReportTest(unittest.TestCase):
+    """The fill fixture: a pair (series against series-region-off) and the sizing lines."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.proc = helpers.run_cli("report", helpers.FILL)
+        cls.out = cls.proc.stdout
+
+    def test_ok(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stderr)
+        self.assertIn("missing: nothing", self.out)
+        self.assertIn("series-region-4m (fill only, variant series", self.out)
+        self.assertIn("also compared: series with series-region-off", self.out)
+
+    def test_pair_load_ratio_after_the_baseline_block(self):
+        title = ("load latency (BPF_PROG_LOAD): ratio of medians series / series-region-off"
+                 " [95% CI]")
+        self.assertIn(title, self.out)
+        self.assertLess(self.out.index("ratio of medians to vanilla"), self.out.index(title))
+        block = self.out[self.out.index(title):]
+        self.assertRegex(block, r"straight +4096 +1\.01\d \[1\.0\d\d, 1\.0\d\d\]")
+
+    def test_pair_call_difference(self):
+        title = "cost per call: series and its difference to series-region-off [95% CI]"
+        self.assertIn(title, self.out)
+        block = self.out[self.out.index(title):]
+        line = next(x for x in block.splitlines() if x.strip().startswith("bpf_loop"))
+        self.assertIn("28.04 (+0.00 instructions per call", line)
+
+    def test_sizing_lines(self):
+        self.assertIn("sizing (fill workload): fitted on 4 MiB, 8 MiB, 16 MiB; checked against"
+                      " 32 MiB (measured, not fitted)", self.out)
+        self.assertIn("predicted at 128 MiB (63 packs): p50 229,320", self.out)
+        self.assertIn("predicted at 1 GiB (511 packs): p50 1,860,040", self.out)
+        self.assertIn("check at 32 MiB: p50 +0.00%, p75 +0.00%, largest +0.00%,"
+                      " trampoline +0.00%, struct_ops +0.01%, mix +0.05%", self.out)
+        self.assertIn("All 7 checked predictions are within 5%.", self.out)
+
+    def test_no_sizing_lines_without_fill(self):
+        self.assertNotIn("sizing", helpers.run_cli("report", helpers.OK).stdout)

@@ -178,3 +178,85 @@ class FixturesUntouchedTest(unittest.TestCase):
     def test_fixture_dirs_hold_only_inputs(self):
         for run in (helpers.OK, helpers.FAILED):
             self.assertEqual(helpers.tree_files(run), ["metadata.json", "samples.csv"])
+
+
+class NewKeysTest(unittest.TestCase):
+    """metadata "pairs" and "fill_configurations": optional, checked, and what they change."""
+
+    def setUp(self):
+        self.scratch = helpers.Scratch()
+        self.path = self.scratch.copy(helpers.FILL)
+        with open(os.path.join(self.path, "metadata.json")) as f:
+            self.meta = json.load(f)
+
+    def tearDown(self):
+        self.scratch.cleanup()
+
+    def error_with(self, **keys):
+        meta = dict(self.meta, **keys)
+        with open(os.path.join(self.path, "metadata.json"), "w") as f:
+            json.dump(meta, f)
+        with self.assertRaises(runs.RunError) as e:
+            runs.load(self.path)
+        return str(e.exception)
+
+    def test_fill_configurations_left_out_of_configs(self):
+        run = runs.load(helpers.FILL)
+        self.assertEqual(run.configs, ["vanilla", "series", "series-region-off"])
+        self.assertEqual(run.fill_configs, ["series-region-4m", "series-region-8m",
+                                            "series-region-16m", "series-region-32m"])
+        self.assertEqual(run.pairs, [("series", "series-region-off")])
+        self.assertTrue(run.fill)
+        self.assertEqual({s.workload for s in run.fill}, {"fill"})
+        self.assertFalse(any(s.workload == "fill" or s.config in run.fill_configs
+                             for s in run.ordinary))
+        self.assertEqual(run.clocks, ["icount", "wall"])
+
+    def test_older_runs_default_to_empty(self):
+        run = runs.load(helpers.OK)
+        self.assertEqual((run.pairs, run.fill_configs), ([], []))
+        self.assertEqual(run.ordinary, run.measured)
+        self.assertEqual(run.fill, [])
+
+    def test_pair_naming_an_unknown_configuration(self):
+        msg = self.error_with(pairs=[["series", "stock"]])
+        self.assertIn('pair ["series", "stock"] must name two distinct configurations', msg)
+        self.assertIn("valid names: vanilla, series, series-region-off", msg)
+
+    def test_pair_of_one_configuration_or_a_fill_one(self):
+        self.assertIn('pair ["series", "series"]', self.error_with(pairs=[["series", "series"]]))
+        msg = self.error_with(pairs=[["series", "series-region-8m"]])
+        self.assertIn("that are not fill configurations", msg)
+
+    def test_pair_malformed(self):
+        msg = self.error_with(pairs=[["series"]])
+        self.assertIn('pair ["series"] is not [config, reference]', msg)
+        self.assertIn("'pairs' must be a list", self.error_with(pairs={"series": "vanilla"}))
+
+    def test_fill_configuration_unknown_or_twice(self):
+        msg = self.error_with(fill_configurations=["series-region-64m"])
+        self.assertIn("fill configuration 'series-region-64m' is not a configuration", msg)
+        self.assertIn("valid: vanilla, series, series-region-off, series-region-4m", msg)
+        msg = self.error_with(fill_configurations=["series-region-4m", "series-region-4m"])
+        self.assertIn("'series-region-4m' is named twice", msg)
+        self.assertIn("must be a list", self.error_with(fill_configurations="series-region-4m"))
+
+    def test_baseline_cannot_be_a_fill_configuration(self):
+        msg = self.error_with(baseline="series-region-4m")
+        self.assertIn("baseline 'series-region-4m' is a fill configuration", msg)
+
+    def test_fill_only_run_needs_no_baseline(self):
+        """benchmarks/run --configs with fill configurations alone: the baseline is not booted."""
+        fill = self.meta["fill_configurations"]
+        meta = dict(self.meta, pairs=[],
+                    configurations={c: self.meta["configurations"][c] for c in fill})
+        path = self.scratch.copy(helpers.FILL, name="20260106-120000-quick",
+                                 keep=lambda r: r["config"] in fill)
+        with open(os.path.join(path, "metadata.json"), "w") as f:
+            json.dump(meta, f)
+        run = runs.load(path)
+        self.assertEqual(run.configs, [])
+        self.assertEqual(run.baseline, "vanilla")
+        meta["configurations"]["series"] = {"variant": "series"}
+        self.assertIn("baseline 'vanilla' is not a configuration (valid: series)",
+                      self.error_with(**meta))

@@ -6,6 +6,7 @@ import tempfile
 import unittest
 
 import labels
+import missing
 import points
 import runs
 import tables
@@ -98,3 +99,114 @@ class SectionsTest(unittest.TestCase):
             proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
                                    "t.tex"], cwd=d, capture_output=True, text=True, timeout=120)
         self.assertEqual(proc.returncode, 0, proc.stdout[-2000:])
+
+
+def pair_run():
+    """base, a, b under icount (factors 1, 2, 1.6: call 10 x factor + 0, 1, 2; load 100 x
+    factor), the pair (a, b), and a fill configuration with a fill row."""
+    meta = {"run_id": "20260101-000000-p", "baseline": "base",
+            "configurations": {c: {"variant": "series"} for c in ("base", "a", "b", "fill-4m")},
+            "boots": [], "pairs": [["a", "b"]], "fill_configurations": ["fill-4m"]}
+    s = []
+    for config, factor in (("base", 1.0), ("a", 2.0), ("b", 1.6)):
+        s += [sample(config, "bpf_loop", 10.0 * factor + i, metric="call_ns", x="",
+                     workload="call", rnd=i) for i in range(3)]
+        s += [sample(config, "straight", 100.0 * factor, rnd=i) for i in range(3)]
+    s.append(runs.Sample("fill-4m", "wall", 0, "fill", "p50", "4", "objects", "count", 0,
+                         False, 3640.0))
+    return runs.Run("/nonexistent", meta, s)
+
+
+class PairTest(unittest.TestCase):
+    def setUp(self):
+        self.run = pair_run()
+        self.points = points.Points(self.run)
+
+    def test_compare_with_a_reference(self):
+        key = self.points.select(workload="load")[0]
+        self.assertEqual(self.points.compare(key, "a").ratio, 2.0)
+        self.assertEqual(self.points.compare(key, "a", "base"), self.points.compare(key, "a"))
+        ab = self.points.compare(key, "a", "b")
+        self.assertAlmostEqual(ab.ratio, 2.0 / 1.6)
+        self.assertAlmostEqual(ab.delta, 40.0)
+        self.assertEqual(ab.ratio_ci, (ab.ratio, ab.ratio))  # constant samples: exact
+        self.assertIsNone(self.points.compare(key, "a", "a"))
+        self.assertIsNone(self.points.compare(key, "a", "nobody"))
+        # memoised per (key, config, reference)
+        self.assertIn((key, "a", "b"), self.points._comparisons)
+        self.assertIn((key, "a", "base"), self.points._comparisons)
+
+    def test_pair_columns_after_the_baseline_ones(self):
+        secs = {w: (header, rows) for _, w, header, rows in tables.sections(self.run, self.points)}
+        header, rows = secs["call"]
+        self.assertEqual(header[4:], ["base", "a", "b", "a / base [95% CI]", "b / base [95% CI]",
+                                      "a / b [95% CI]", "a - base [95% CI]", "b - base [95% CI]",
+                                      "a - b [95% CI]"])
+        self.assertTrue(rows[0][9].startswith("1.235 ["), rows[0])  # 21 / 17
+        self.assertTrue(rows[0][12].startswith("+4.0 ["), rows[0])  # medians 21 - 17
+        header, rows = secs["load"]
+        self.assertEqual(header[-1], "a / b [95% CI]")
+        self.assertEqual(rows[0][-1], "1.250 [1.250, 1.250]")
+
+    def test_fill_configuration_has_no_column_and_no_row(self):
+        secs = tables.sections(self.run, self.points)
+        self.assertEqual([w for _, w, _, _ in secs], ["call", "load"])
+        for _, _, header, _ in secs:
+            self.assertFalse(any("fill-4m" in h for h in header))
+        self.assertEqual(self.run.clocks, ["icount"])
+
+    def test_pair_without_reference_values(self):
+        key = self.points.select(workload="load")[0]
+        self.points.values[key].pop("b")
+        self.assertEqual(tables.compare_cell(None, "ratio", labels.ratio, key, self.points,
+                                             self.run, "b"), "no b")
+
+    def test_header_names_the_pairs_and_fill_configurations(self):
+        lines = tables.header_lines(self.run)
+        self.assertIn("also compared: a with b", lines)
+        self.assertIn("fill-4m (fill only, variant series)", lines[1])
+
+
+class NewLabelsTest(unittest.TestCase):
+    def test_count(self):
+        self.assertEqual(labels.count(229320.0), "229,320")
+        self.assertEqual(labels.count(425.33), "425.3")
+        self.assertEqual(labels.count(201950.4, whole=True), "201,950")
+        self.assertEqual(labels.count(None), "-")
+
+    def test_sizes(self):
+        self.assertEqual(labels.size_bytes(4096), "4 KiB")
+        self.assertEqual(labels.size_bytes(2 * 1024 * 1024 + 4096), "2052 KiB")
+        self.assertEqual(labels.size_bytes(2 ** 31), "2 GiB")
+        self.assertEqual(labels.size_bytes(1500000), "1.43 MiB")
+        self.assertEqual(labels.size_bytes(100), "100 bytes")
+        self.assertEqual(labels.mib(64), "64 MiB")
+        self.assertEqual(labels.mib(1024), "1 GiB")
+
+    def test_percent(self):
+        self.assertEqual(labels.percent(0.0123), "+1.23%")
+        self.assertEqual(labels.percent(-0.5), "-50.00%")
+        self.assertEqual(labels.percent(None), "-")
+
+
+class FillGapsTest(unittest.TestCase):
+    def run_with(self, fill_rows, boots=()):
+        meta = {"run_id": "20260101-000000-f", "baseline": "base",
+                "configurations": {c: {"variant": "series"} for c in ("base", "f4", "f8", "f16")},
+                "boots": list(boots), "fill_configurations": ["f4", "f8", "f16"]}
+        s = [sample("base", "straight", 1.0)]
+        s += [runs.Sample(c, "wall", 0, "fill", case, x, "objects", "count", 0, False, 1.0)
+              for c, case, x in fill_rows]
+        return runs.Run("/nonexistent", meta, s)
+
+    def test_fill_gaps(self):
+        run = self.run_with([("f4", "p50", "4"), ("f4", "mix", "4"), ("f8", "p50", "8")],
+                            boots=[{"config": "f16", "clock": "wall", "boot": 0,
+                                    "status": "failed", "reason": "panic"}])
+        got = missing.lines(run, points.Points(run), boots=False)
+        self.assertEqual(got, ["f8: fill: 1 of 2 classes missing: mix",
+                               "f16: no fill samples (a wall boot of f16 failed)"])
+
+    def test_complete_fill_is_not_missing(self):
+        run = self.run_with([(c, "p50", x) for c, x in (("f4", "4"), ("f8", "8"), ("f16", "16"))])
+        self.assertEqual(missing.lines(run, points.Points(run)), [])

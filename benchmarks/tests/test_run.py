@@ -26,7 +26,11 @@ KNOWN = {"base": ("vanilla", ""), "ab": ("series", "foo=1 bar=off")}
 class Configurations(unittest.TestCase):
     def read(self, text):
         with tempfile.TemporaryDirectory() as tmp:
-            return run.read_configurations(write(tmp, "c", text), KNOWN)
+            return run.read_configurations(write(tmp, "c", text), KNOWN)[0]
+
+    def pairs(self, text):
+        with tempfile.TemporaryDirectory() as tmp:
+            return run.read_configurations(write(tmp, "c", text), KNOWN)[1]
 
     def refusal(self, text):
         """What read_configurations says of TEXT, which it must refuse."""
@@ -35,8 +39,9 @@ class Configurations(unittest.TestCase):
         return str(e.exception)
 
     def test_the_repository_file_starts_with_its_baseline(self):
-        configs = run.read_configurations()
+        configs, pairs = run.read_configurations()
         self.assertEqual(next(iter(configs)), "vanilla")
+        self.assertIn(("series", "series-region-off"), pairs)
         self.assertEqual(configs["series"], ("series", ""))
         self.assertEqual(configs["series-region-off"], ("series", "bpf_jit_region=off"))
 
@@ -52,6 +57,13 @@ class Configurations(unittest.TestCase):
     def test_a_name_twice_is_refused(self):
         self.assertIn("named twice", self.refusal("base\nbase\n"))
 
+    def test_the_second_column_pairs_two_configurations(self):
+        self.assertEqual(self.pairs("base\nab base\n"), [("ab", "base")])
+        self.assertEqual(self.pairs("base\nab\n"), [])
+        self.assertIn("'ab' is to be compared with 'nosuch'", self.refusal("base\nab nosuch\n"))
+        self.assertIn("(valid: base)", self.refusal("base\nab ab\n"))
+        self.assertIn("at most one", self.refusal("base\nab base x\n"))
+
 
 class Names(unittest.TestCase):
     def test_pick_defaults_to_all_and_checks(self):
@@ -59,8 +71,15 @@ class Names(unittest.TestCase):
         self.assertEqual(run.pick("workload", "mem,call", run.WORKLOADS), ["mem", "call"])
         with self.assertRaises(SystemExit) as e:
             run.pick("workload", "mem,nosuch", run.WORKLOADS)
-        self.assertIn("unknown workload 'nosuch' (valid: call, load, attach, mem, tlb)",
+        self.assertIn("unknown workload 'nosuch' (valid: call, load, attach, mem, tlb, fill)",
                       str(e.exception))
+
+    def test_the_fill_file_names_region_sizes(self):
+        fill, _ = run.read_configurations(run.FILL_CONFIGURATIONS)
+        self.assertGreaterEqual(len(fill), 3)
+        for variant, args in fill.values():
+            self.assertEqual(variant, "series")
+            self.assertRegex(args, r"^bpf_jit_region=\d+M$")
 
     def test_every_profile_names_known_workloads(self):
         for name, p in run.PROFILES.items():
@@ -82,6 +101,30 @@ class Names(unittest.TestCase):
         cmd = run.guest_command(["call", "mem"], {"call": "--rounds 1", "mem": "--counts 1"})
         self.assertEqual(cmd, "/tests/bench call --rounds 1 >call.csv; echo $? >call.rc; "
                               "/tests/bench mem --counts 1 >mem.csv; echo $? >mem.rc")
+
+
+class Plan(unittest.TestCase):
+    PROFILE = {"icount": {"call": "", "mem": ""}, "wall": {"call": "", "fill": "--rounds 3"},
+               "wall_boots": 2}
+
+    def plan(self, names, workloads=("call", "mem", "fill"), clocks=("icount", "wall")):
+        return [p[:4] for p in run.plan_boots(names, {"f8": 1, "f16": 1}, list(workloads),
+                                              list(clocks), self.PROFILE)]
+
+    def test_icount_twice_then_wall_interleaved_then_fill_once(self):
+        self.assertEqual(self.plan(["a", "b", "f8", "f16"]), [
+            ("a", "icount", 0, ["call", "mem"]), ("b", "icount", 0, ["call", "mem"]),
+            ("a", "icount", 1, ["call", "mem"]), ("b", "icount", 1, ["call", "mem"]),
+            ("a", "wall", 0, ["call"]), ("b", "wall", 0, ["call"]),
+            ("a", "wall", 1, ["call"]), ("b", "wall", 1, ["call"]),
+            ("f8", "wall", 0, ["fill"]), ("f16", "wall", 0, ["fill"])])
+
+    def test_fill_configurations_run_nothing_else(self):
+        self.assertEqual(self.plan(["f8"], workloads=("call",)), [])
+        self.assertEqual(self.plan(["a", "f8"], workloads=("fill",)), [("f8", "wall", 0, ["fill"])])
+
+    def test_fill_needs_the_wall_clock(self):
+        self.assertEqual(self.plan(["f8"], clocks=("icount",)), [])
 
 
 def rec(config, boot, workloads, d):

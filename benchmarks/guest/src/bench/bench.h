@@ -89,6 +89,7 @@ int bench_call(const struct bench_opts *o);
 int bench_attach(const struct bench_opts *o);
 int bench_mem(const struct bench_opts *o);
 int bench_tlb(const struct bench_opts *o);
+int bench_fill(const struct bench_opts *o);
 
 #endif
 

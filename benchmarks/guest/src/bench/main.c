@@ -23,6 +23,7 @@ static const struct {
 	{ "attach", bench_attach, "attach and detach latency of trampolines and struct_ops" },
 	{ "mem", bench_mem, "JIT memory for 1 to 10,000 loaded programs" },
 	{ "tlb", bench_tlb, "TLB and cache maintenance per operation (with the TCG plugin)" },
+	{ "fill", bench_fill, "BPF JIT objects that fit in the region (--rounds: churns)" },
 };
 
 #define NWORKLOADS (sizeof(workloads) / sizeof(workloads[0]))

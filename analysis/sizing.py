@@ -1,0 +1,626 @@
+"""How big must the BPF JIT region be: a model fitted to the fill workload's counts.
+
+The fill configurations boot the series kernel with small BPF JIT regions
+(metadata "fill_configurations"), and benchmarks/guest fill loads objects
+of one class at a time until a load fails (workload "fill", x = region
+size in MiB, case = class). This module turns those counts into an answer
+for regions too large to fill under emulation:
+
+  packs(S)      the 2 MiB bpf_prog_packs a region of S bytes holds: each
+                takes 2 MiB plus a guard page of VA, so floor(S / (2 MiB +
+                PAGE_SIZE)); from the kernel's geometry, not fitted
+  n_c           objects of class c per pack: objects / allocations at the
+                failure, the mean over the fitted sizes
+  objects_c(S)  n_c x packs(S)
+  e             for a class with churn rows (mix): (kept + refilled) /
+                first-fill objects at the last churn round, the mean over the
+                fitted sizes; after churn, e x n_c x packs(S)
+
+It is fitted on every measured size but the largest and checked against
+that one, then extrapolated to EXTRAPOLATE_MIB. Page-table memory, and
+what 16 KiB and 64 KiB pages would change, are computed from the page
+geometry alone. Everything else comes from samples.csv and metadata.json.
+model() computes it all; write_tables() writes tables/sizing.md and
+tables/sizing.json, plots.sizing() draws plots/sizing.png and .pdf, and
+summary_lines() is the report's part.
+"""
+import errno
+import json
+import math
+import os
+
+import labels
+import stats
+
+MIB = 1024 * 1024
+
+# The kernel's geometry (Linux 6.12 arm64), the only numbers here that are
+# not read from the run.
+# kernel/bpf/core.c: BPF JIT images (programs, trampolines, struct_ops
+# images) are carved out of bpf_prog_packs of BPF_PROG_PACK_SIZE = SZ_2M *
+# num_possible_nodes() bytes (the measured guests have one node), in
+# BPF_PROG_CHUNK_SIZE (64-byte) chunks; an image larger than a pack gets a
+# page-rounded vmalloc area of its own.
+PACK_BYTES = 2 * MIB
+CHUNK_BYTES = 64
+# mm/vmalloc.c, __get_vm_area_node(): every vmalloc area without
+# VM_NO_GUARD reserves one guard page of VA after it, so a pack takes
+# PACK_BYTES + PAGE_SIZE of the region.
+GUARD_PAGES = 1
+# The measured kernels' PAGE_SIZE (arm64, 4 KiB pages), and arm64's others.
+MEASURED_PAGE_BYTES = 4096
+PAGE_SIZES = (4096, 16384, 65536)
+# A page-table entry is 8 bytes and a table is one page: a last-level (PTE)
+# table maps PAGE_SIZE / 8 pages (4 KiB pages: 2 MiB; 16 KiB: 32 MiB; 64
+# KiB: 512 MiB), a PMD table PAGE_SIZE / 8 of those (4 KiB pages: 1 GiB).
+DESCRIPTOR_BYTES = 8
+# kernel/bpf/bpf_struct_ops.c, bpf_struct_ops_image_alloc(): a struct_ops
+# map's image is one whole PAGE_SIZE (from a pack).
+PAGE_IMAGE_CLASSES = ("struct_ops",)
+# include/linux/errno.h: kernel-internal errnos that reach user space.
+KERNEL_ERRNOS = {524: "ENOTSUPP"}
+
+# What the tables show, not data.
+CLASSES = ("p50", "p75", "largest", "trampoline", "struct_ops", "mix")
+CLASS_TEXT = {
+    "p50": "straight-line programs with a JIT image of at most 500 bytes"
+           " (half of real hosts' programs are smaller)",
+    "p75": "at most 2 KiB (three quarters are smaller)",
+    "largest": "as large as the largest selftests program the suite loads (pyperf180)",
+    "trampoline": "a small target program, an fentry program on it and its trampoline",
+    "struct_ops": "a tcp_congestion_ops struct_ops map of three members (image: one page)",
+    "mix": "50% p50, 25% p75, 25% 16 KiB programs in a fixed pseudo-random order;"
+           " then churn: unload a pseudo-random half, fill again",
+}
+EXTRAPOLATE_MIB = (64, 128, 256, 512, 1024, 2048, 4096)
+REPORT_MIB = (128, 1024)
+TOLERANCE = 0.05
+CHURN = " after churn"
+
+class SizingError(Exception):
+    """Fill rows the model cannot use; the message says which and what is valid."""
+
+
+# Geometry.
+
+def pack_va_bytes(page_bytes=MEASURED_PAGE_BYTES, nodes=1):
+    """Region VA one pack takes: the pack and its guard page(s)."""
+    return PACK_BYTES * nodes + GUARD_PAGES * page_bytes
+
+
+def packs(size_bytes, page_bytes=MEASURED_PAGE_BYTES, nodes=1):
+    """How many packs a region of size_bytes holds: floor(S / (2 MiB x nodes + guard))."""
+    return int(size_bytes // pack_va_bytes(page_bytes, nodes))
+
+
+def table_spans(page_bytes):
+    """(bytes a PTE table maps, bytes a PMD table maps) with page_bytes pages:
+    4 KiB: 2 MiB and 1 GiB; 16 KiB: 32 MiB and 64 GiB; 64 KiB: 512 MiB and 4 TiB."""
+    entries = page_bytes // DESCRIPTOR_BYTES
+    return entries * page_bytes, entries * entries * page_bytes
+
+
+def page_tables(size_bytes, page_bytes):
+    """Page-table memory a fully mapped region of size_bytes costs with page_bytes pages.
+
+    {"pte_tables", "pmd_tables", "bytes"}: the last-level tables the
+    region's range needs and the next-level tables above them (each one
+    page), for a region aligned to what they map. Computed, not measured;
+    vmalloc never frees page tables, so once the whole region has been
+    used this is what it keeps. A PMD table may also map VA around the
+    region.
+    """
+    pte_span, pmd_span = table_spans(page_bytes)
+    pte = math.ceil(size_bytes / pte_span)
+    pmd = math.ceil(size_bytes / pmd_span)
+    return {"pte_tables": pte, "pmd_tables": pmd, "bytes": (pte + pmd) * page_bytes}
+
+
+def per_pack_at_page(cls, per_pack, page_bytes):
+    """Objects of cls per pack with page_bytes pages, from per_pack measured with 4 KiB.
+
+    Programs and trampolines take 64-byte chunks, whatever the page size:
+    unchanged. A class whose object holds a page image (struct_ops) takes
+    one page plus the rest measured at 4 KiB (its member programs' chunks),
+    so PACK / (PACK / per_pack - 4 KiB + page); 2 MiB / page at most.
+    """
+    if cls not in PAGE_IMAGE_CLASSES or per_pack is None:
+        return per_pack
+    rest = PACK_BYTES / per_pack - MEASURED_PAGE_BYTES
+    return PACK_BYTES / (page_bytes + max(rest, 0.0))
+
+
+# The measured points.
+
+def size_of(x, config):
+    """A fill row's x as the region size in MiB (an int when whole)."""
+    try:
+        v = float(x)
+    except ValueError:
+        v = None
+    if v is None or not v > 0 or v != v or v == float("inf"):
+        raise SizingError(f"samples.csv: a fill row of {config} has x '{x}'; x of a fill row"
+                          " is the region size in MiB, a positive number (e.g. 8)")
+    return int(v) if v == int(v) else v
+
+
+def collect(samples):
+    """({size_mib: config}, {(size, class, metric, round): value}, [classes]).
+
+    A value is the median of its rows (one boot per size in practice).
+    Each region size must come from one configuration, and each
+    configuration must have one size.
+    """
+    by_size, by_config, rows, classes = {}, {}, {}, []
+    for s in samples:
+        size = size_of(s.x, s.config)
+        if by_config.setdefault(s.config, size) != size:
+            raise SizingError(f"samples.csv: {s.config} has fill rows for region sizes"
+                              f" {by_config[s.config]} and {size} MiB; a configuration has one"
+                              " region size")
+        if by_size.setdefault(size, s.config) != s.config:
+            raise SizingError(f"samples.csv: region size {size} MiB is measured by both"
+                              f" {by_size[size]} and {s.config}; the model needs one"
+                              " configuration per size")
+        rows.setdefault((size, s.case, s.metric, s.round), []).append(s.value)
+        if s.case not in classes:
+            classes.append(s.case)
+    seen = list(classes)  # known classes in CLASSES order, then others as they came
+    classes = sorted(seen, key=lambda c: (CLASSES.index(c) if c in CLASSES else len(CLASSES),
+                                          seen.index(c)))
+    return by_size, {k: stats.median(v) for k, v in rows.items()}, classes
+
+
+def measured_points(by_size, values, classes):
+    """One dict per (size, class) measured: the failure's figures and whether the fit may use it.
+
+    usable: objects and allocations recorded, allocations > 0, and the
+    failure was the region being full (region_failure 1, when recorded).
+    """
+    out = []
+    for size in sorted(by_size):
+        for cls in classes:
+            metric = {m: v for (sz, c, m, r), v in values.items()
+                      if sz == size and c == cls and r == 0}
+            if not metric:
+                continue
+            objects, allocations = metric.get("objects"), metric.get("allocations")
+            predicted = packs(size * MIB)
+            why = ""
+            if objects is None or allocations is None:
+                why = "objects or allocations not recorded"
+            elif allocations <= 0:
+                why = "no region allocation at the failure"
+            elif metric.get("region_failure", 1) == 0:
+                why = "the failure was not the region being full"
+            out.append({
+                "size_mib": size, "config": by_size[size], "class": cls,
+                "objects": objects, "allocations": allocations, "predicted_packs": predicted,
+                "allocations_agree": None if allocations is None else allocations == predicted,
+                "objects_per_allocation": objects / allocations if not why else None,
+                "errno": metric.get("errno"), "region_failure": metric.get("region_failure"),
+                "in_use_bytes": metric.get("in_use_bytes"),
+                "high_water_bytes": metric.get("high_water_bytes"),
+                "object_jited_bytes": metric.get("object_jited_bytes"),
+                "back_to_start": metric.get("back_to_start"),
+                "usable": not why, "not_usable_because": why,
+            })
+    return out
+
+
+def churn_points(values, points):
+    """One dict per (size, class with churn rows, round): kept, refilled and the efficiency.
+
+    efficiency = (kept + refilled) / the first fill's objects.
+    """
+    first = {(p["size_mib"], p["class"]): p for p in points}
+    out = []
+    for (size, cls, metric, rnd) in sorted(k for k in values if k[2] == "kept_objects"
+                                           and k[3] >= 1):
+        kept = values[(size, cls, metric, rnd)]
+        refill = values.get((size, cls, "refill_objects", rnd))
+        p = first.get((size, cls))
+        objects = p["objects"] if p else None
+        eff = (kept + refill) / objects if refill is not None and objects else None
+        out.append({"size_mib": size, "class": cls, "round": rnd, "kept_objects": kept,
+                    "refill_objects": refill,
+                    "after_churn_objects": None if refill is None else kept + refill,
+                    "efficiency": eff, "usable": bool(p and p["usable"]) and eff is not None})
+    return out
+
+
+# The model.
+
+def spread(values):
+    """{"mean", "min", "max"} of values, or None when there are none."""
+    if not values:
+        return None
+    return {"mean": sum(values) / len(values), "min": min(values), "max": max(values)}
+
+
+def fit(points, churn, fitted):
+    """{class: {"objects_per_pack": {mean, min, max}, "per_size": {size: n},
+    "churn_efficiency": {mean, min, max, round} or absent}} from the usable
+    points at the fitted sizes."""
+    out = {}
+    for p in points:
+        if p["size_mib"] in fitted and p["usable"]:
+            f = out.setdefault(p["class"], {"per_size": {}})
+            f["per_size"][p["size_mib"]] = p["objects_per_allocation"]
+    for cls, f in out.items():
+        f["objects_per_pack"] = spread(list(f["per_size"].values()))
+        last = {}
+        for c in churn:
+            if c["class"] == cls and c["size_mib"] in fitted and c["usable"]:
+                if c["round"] >= last.get(c["size_mib"], (0, None))[0]:
+                    last[c["size_mib"]] = (c["round"], c["efficiency"])
+        if last:
+            f["churn_efficiency"] = dict(spread([e for _, e in last.values()]),
+                                         round=max(r for r, _ in last.values()),
+                                         per_size={s: e for s, (_, e) in last.items()})
+    return out
+
+
+def predict(fits, size_mib, page_bytes=MEASURED_PAGE_BYTES):
+    """{series: objects} at size_mib: n_c x packs, and e x n_c x packs after churn."""
+    n_packs = packs(size_mib * MIB, page_bytes)
+    out = {}
+    for cls, f in fits.items():
+        n = per_pack_at_page(cls, f["objects_per_pack"]["mean"], page_bytes)
+        out[cls] = n * n_packs
+        if "churn_efficiency" in f:
+            out[cls + CHURN] = f["churn_efficiency"]["mean"] * n * n_packs
+    return out
+
+
+def check(fits, points, churn, size_mib):
+    """Predicted against measured at size_mib (not fitted), per class and after churn."""
+    predicted = predict(fits, size_mib)
+    measured = {}
+    for p in points:
+        if p["size_mib"] == size_mib:
+            measured[p["class"]] = (p["objects"] if p["usable"] else None,
+                                    p["not_usable_because"])
+    last = {}
+    for c in churn:
+        if c["size_mib"] == size_mib and c["round"] >= last.get(c["class"], {"round": 0})["round"]:
+            last[c["class"]] = c
+    for cls, c in last.items():
+        measured[cls + CHURN] = (c["after_churn_objects"] if c["usable"] else None,
+                                 "" if c["usable"] else "no usable first fill or refill")
+    out = []
+    for series, pred in predicted.items():
+        meas, why = measured.get(series, (None, "not measured"))
+        err = (pred - meas) / meas if meas else None
+        out.append({"class": series, "size_mib": size_mib, "predicted": pred, "measured": meas,
+                    "relative_error": err,
+                    "within_tolerance": None if err is None else abs(err) <= TOLERANCE,
+                    "why_not_checked": "" if err is not None else (why or "measured 0")})
+    return out
+
+
+def model(run):
+    """Everything sizing.md and sizing.json show, as one JSON-able dict; None
+    when the run has no fill samples. Raises SizingError on fill rows it
+    cannot use."""
+    samples = run.fill
+    if not samples:
+        return None
+    by_size, values, classes = collect(samples)
+    sizes = sorted(by_size)
+    fitted = sizes[:-1] if len(sizes) > 1 else sizes
+    checked = sizes[-1] if len(sizes) > 1 else None
+    points = measured_points(by_size, values, classes)
+    churn = churn_points(values, points)
+    fits = fit(points, churn, fitted)
+    result = {
+        "run_id": run.run_id,
+        "geometry": {"pack_bytes": PACK_BYTES, "chunk_bytes": CHUNK_BYTES,
+                     "page_bytes": MEASURED_PAGE_BYTES, "guard_pages": GUARD_PAGES,
+                     "pack_va_bytes": pack_va_bytes(), "numa_nodes": 1,
+                     "packs": f"floor(S / ({PACK_BYTES // MIB} MiB + {GUARD_PAGES} page))"},
+        "configurations": [{"size_mib": s, "config": by_size[s]} for s in sizes],
+        "sizes_mib": sizes, "fitted_mib": fitted, "checked_mib": checked,
+        "classes": classes, "measured": points, "churn": churn,
+        "fit": {c: fits[c] for c in classes if c in fits},
+        "check": check(fits, points, churn, checked) if checked is not None else [],
+        "predictions": [{"size_mib": s, "packs": packs(s * MIB), "objects": predict(fits, s)}
+                        for s in EXTRAPOLATE_MIB],
+        "page_tables": [{"size_mib": s, **{page_name(p): page_tables(s * MIB, p)
+                                          for p in PAGE_SIZES}}
+                        for s in EXTRAPOLATE_MIB],
+        "page_sizes": [{"page": page_name(p), "page_bytes": p,
+                        "pack_va_bytes": pack_va_bytes(p),
+                        "objects_per_pack": {c: per_pack_at_page(c, f["objects_per_pack"]["mean"],
+                                                                 p) for c, f in fits.items()},
+                        "predictions": [{"size_mib": s, "packs": packs(s * MIB, p),
+                                         "objects": predict(fits, s, p)}
+                                        for s in EXTRAPOLATE_MIB]}
+                       for p in PAGE_SIZES],
+    }
+    result["notes"] = notes(result, run)
+    result["assumptions"] = ASSUMPTIONS
+    return result
+
+
+def page_name(page_bytes):
+    return f"{page_bytes // 1024}K"
+
+
+def notes(result, run):
+    """What the reader should know about the data besides the tables: points left out,
+    disagreements with the geometry, leaks, configurations without samples."""
+    out = []
+    if result["checked_mib"] is None:
+        out.append(f"only one region size measured ({labels.mib(result['sizes_mib'][0])}):"
+                   " the model is fitted on it and nothing is left to check it against")
+    for p in result["measured"]:
+        where = f"{p['class']} at {labels.mib(p['size_mib'])}"
+        if not p["usable"]:
+            out.append(f"{where}: left out of the fit and the check: {p['not_usable_because']}")
+        if p["allocations_agree"] is False:
+            out.append(f"{where}: {labels.count(p['allocations'])} allocations at the failure,"
+                       f" the VA rule predicts {p['predicted_packs']} packs")
+        if p["back_to_start"] == 0:
+            out.append(f"{where}: the region's use did not return to its start after unloading"
+                       " (a leak, or frees still deferred)")
+    for cls in result["classes"]:
+        if cls not in result["fit"]:
+            out.append(f"{cls}: no usable point at the fitted sizes; not modelled")
+    measured = [c["config"] for c in result["configurations"]]
+    missing = [c for c in run.fill_configs if c not in measured]
+    if missing:
+        out.append(f"fill configurations without fill samples: {', '.join(missing)}")
+    return out
+
+
+ASSUMPTIONS = [
+    f"with N NUMA nodes a pack is N x {PACK_BYTES // MIB} MiB (BPF_PROG_PACK_SIZE = SZ_2M *"
+    " num_possible_nodes()): N times the objects per pack and about 1/N the packs per region;"
+    " the measured guests have one node",
+    "the whole region is BPF JIT VA, as in the measured kernels: nothing else allocates in it",
+]
+
+
+def checked_line(result):
+    """'fitted on 4 MiB, 8 MiB; checked against 16 MiB (measured, not fitted)'."""
+    fitted = ", ".join(labels.mib(s) for s in result["fitted_mib"])
+    if result["checked_mib"] is None:
+        return f"fitted on {fitted}; no larger size measured to check it against"
+    return (f"fitted on {fitted}; checked against {labels.mib(result['checked_mib'])}"
+            " (measured, not fitted)")
+
+
+def verdict(result):
+    """One sentence: is every checked prediction within the tolerance?"""
+    rows = result["check"]
+    if not rows:
+        return "Not checked."
+    bad = [r["class"] for r in rows if r["within_tolerance"] is False]
+    unchecked = [r["class"] for r in rows if r["within_tolerance"] is None]
+    pct = f"{TOLERANCE * 100:.0f}%"
+    text = (f"Not within {pct}: {', '.join(bad)}." if bad
+            else f"All {len(rows) - len(unchecked)} checked predictions are within {pct}.")
+    if unchecked:
+        text += f" Not checked: {', '.join(unchecked)}."
+    return text
+
+
+# Output.
+
+def errno_text(v):
+    """524 -> '524 ENOTSUPP', 12 -> '12 ENOMEM'."""
+    if v is None:
+        return "-"
+    n = int(v)
+    return f"{n} {KERNEL_ERRNOS.get(n, errno.errorcode.get(n, ''))}".strip()
+
+
+def yes_no(v):
+    return "-" if v is None else ("yes" if v else "no")
+
+
+def md_table(header, rows, left=1):
+    """A Markdown table, its first `left` columns (names) left-aligned, the rest
+    (numbers) right-aligned."""
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join("---" if i < left else "---:" for i in range(len(header))) + "|"]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return out + [""]
+
+
+def series_names(result):
+    """The modelled series in order: each class, and '<class> after churn' after it."""
+    out = []
+    for cls, f in result["fit"].items():
+        out.append(cls)
+        if "churn_efficiency" in f:
+            out.append(cls + CHURN)
+    return out
+
+
+def markdown(result):
+    r = result
+    g = r["geometry"]
+    out = [f"# BPF JIT region sizing: {r['run_id']}", ""]
+    out.append("- configurations: " + "; ".join(f"{labels.mib(c['size_mib'])}: {c['config']}"
+                                                for c in r["configurations"]))
+    out.append(f"- kernel geometry (not measured): packs of {labels.size_bytes(g['pack_bytes'])}"
+               f" per NUMA node in {g['chunk_bytes']}-byte chunks; each takes"
+               f" {labels.size_bytes(g['pack_va_bytes'])} of region VA with its guard page, so"
+               f" packs(S) = {g['packs']}")
+    out.append("- model: objects_c(S) = n_c x packs(S), n_c = objects / allocations at the"
+               " failure (mean over the fitted sizes); after churn e x n_c x packs(S)")
+    out.append(f"- sizes: {checked_line(r)}")
+    out.append("")
+    out += ["## Classes", ""]
+    out += [f"- {c}: {CLASS_TEXT.get(c, 'not described')}" for c in r["classes"]]
+    out.append("")
+
+    out += ["## Measured: the first failed load", ""]
+    rows = []
+    for p in r["measured"]:
+        role = ("fitted" if p["size_mib"] in r["fitted_mib"] else "checked")
+        rows.append([labels.mib(p["size_mib"]), p["config"], p["class"], role,
+                     labels.count(p["objects"]), labels.count(p["allocations"]),
+                     p["predicted_packs"], yes_no(p["allocations_agree"]),
+                     labels.count(p["objects_per_allocation"]), errno_text(p["errno"]),
+                     yes_no(p["region_failure"]), labels.size_bytes(p["in_use_bytes"]),
+                     labels.size_bytes(p["high_water_bytes"]),
+                     labels.count(p["object_jited_bytes"]), yes_no(p["back_to_start"])])
+    out += md_table(["region", "configuration", "class", "role", "objects", "allocations",
+                     "packs (VA rule)", "agree", "objects / allocation", "errno",
+                     "region full", "in use", "high water", "JIT bytes / object",
+                     "back to start"], rows, left=4)
+
+    if r["churn"]:
+        out += ["## Churn: unload a pseudo-random half, fill again", ""]
+        out += md_table(["region", "class", "round", "kept", "loaded again", "after churn",
+                         "efficiency"],
+                        [[labels.mib(c["size_mib"]), c["class"], c["round"],
+                          labels.count(c["kept_objects"]), labels.count(c["refill_objects"]),
+                          labels.count(c["after_churn_objects"]), fmt_ratio(c["efficiency"])]
+                         for c in r["churn"]], left=2)
+
+    out += ["## Model: objects per pack (fitted)", ""]
+    rows = []
+    for cls, f in r["fit"].items():
+        n = f["objects_per_pack"]
+        rows.append([cls, labels.count(n["mean"]), labels.count(n["min"]), labels.count(n["max"]),
+                     fmt_spread(n), "; ".join(f"{labels.mib(s)}: {labels.count(v)}"
+                                              for s, v in f["per_size"].items())])
+        if "churn_efficiency" in f:
+            e = f["churn_efficiency"]
+            rows.append([cls + CHURN, f"e = {fmt_ratio(e['mean'])}", fmt_ratio(e["min"]),
+                         fmt_ratio(e["max"]), fmt_spread(e),
+                         f"round {e['round']}: " + "; ".join(
+                             f"{labels.mib(s)}: {fmt_ratio(v)}" for s, v in e["per_size"].items())])
+    out += md_table(["class", "n (mean)", "min", "max", "spread", "per fitted size"], rows)
+
+    if r["checked_mib"] is not None:
+        out += [f"## Check at {labels.mib(r['checked_mib'])} (not fitted)", ""]
+        out += md_table(["class", "predicted", "measured", "error",
+                         f"within {TOLERANCE * 100:.0f}%"],
+                        [[c["class"], labels.count(c["predicted"], whole=True),
+                          labels.count(c["measured"]), labels.percent(c["relative_error"]),
+                          yes_no(c["within_tolerance"]) if c["within_tolerance"] is not None
+                          else f"not checked: {c['why_not_checked']}"] for c in r["check"]])
+        out += [verdict(r), ""]
+
+    names = series_names(r)
+    out += ["## Predicted objects before the first failure (4 KiB pages)", ""]
+    out += md_table(["region", "packs"] + names,
+                    [[labels.mib(p["size_mib"]), labels.count(p["packs"])]
+                     + [labels.count(p["objects"].get(n), whole=True) for n in names]
+                     for p in r["predictions"]])
+
+    out += ["## Page-table memory of the region (computed from the page geometry,"
+            " not measured)", ""]
+    spans = "; ".join(f"{labels.size_bytes(p)} pages: a PTE table maps"
+                      f" {labels.size_bytes(table_spans(p)[0])}, a PMD table"
+                      f" {labels.size_bytes(table_spans(p)[1])}" for p in PAGE_SIZES)
+    out += ["vmalloc does not free page tables: the cost of the region fully mapped,"
+            " last-level (PTE) tables plus the PMD-level tables above them (which may also"
+            f" map VA around the region), the region aligned. A table is one page; {spans}.",
+            ""]
+    out += md_table(["region"] + [f"{p // 1024} KiB pages" for p in PAGE_SIZES],
+                    [[labels.mib(t["size_mib"])]
+                     + [f"{labels.size_bytes(t[page_name(p)]['bytes'])}"
+                        f" ({t[page_name(p)]['pte_tables']} PTE + {t[page_name(p)]['pmd_tables']}"
+                        " PMD)" for p in PAGE_SIZES] for t in r["page_tables"]])
+
+    out += ["## 16 KiB and 64 KiB pages (computed)", ""]
+    out += ["Packs stay 2 MiB but the guard page is PAGE_SIZE: packs(S) = floor(S / (2 MiB +"
+            f" PAGE_SIZE)). Programs and trampolines take {CHUNK_BYTES}-byte chunks, so their"
+            " objects per pack do not change; a struct_ops image is a whole page (at most "
+            + ", ".join(str(PACK_BYTES // p) for p in PAGE_SIZES) + " per pack), plus the rest"
+            " of the object as measured with 4 KiB pages.", ""]
+    by_page = r["page_sizes"]
+    out += md_table(["class"] + [f"per pack, {ps['page']}" for ps in by_page],
+                    [[c] + [labels.count(ps["objects_per_pack"][c]) for ps in by_page]
+                     for c in r["fit"]])
+    for ps in by_page:
+        if ps["page_bytes"] == MEASURED_PAGE_BYTES:
+            continue
+        out += [f"### {ps['page_bytes'] // 1024} KiB pages", ""]
+        out += md_table(["region", "packs"] + names,
+                        [[labels.mib(p["size_mib"]), labels.count(p["packs"])]
+                         + [labels.count(p["objects"].get(n), whole=True) for n in names]
+                         for p in ps["predictions"]])
+    out += ["## Notes", ""] + [f"- {n}" for n in r["notes"] + r["assumptions"]] + [""]
+    return "\n".join(out)
+
+
+def fmt_ratio(v):
+    return "-" if v is None else f"{v:.3f}"
+
+
+def fmt_spread(s):
+    """(max - min) / mean as a percentage."""
+    return "-" if not s["mean"] else f"{(s['max'] - s['min']) / s['mean'] * 100:.1f}%"
+
+
+def measured_series(result):
+    """{series: [(size_mib, objects)]} as measured: each class's first fill,
+    and '<class> after churn' (kept + loaded again at the last round)."""
+    out = {}
+    for p in result["measured"]:
+        out.setdefault(p["class"], []).append((p["size_mib"], p["objects"]))
+    last = {}
+    for c in result["churn"]:
+        key = (c["class"], c["size_mib"])
+        if c["round"] >= last.get(key, (0, None))[0]:
+            last[key] = (c["round"], c["after_churn_objects"])
+    for (cls, size), (_, v) in last.items():
+        out.setdefault(cls + CHURN, []).append((size, v))
+    return out
+
+
+def model_series(result, sizes_mib):
+    """{series: [(size_mib, predicted objects)]} of the model at sizes_mib."""
+    out = {}
+    for size in sizes_mib:
+        for name, v in predict(result["fit"], size).items():
+            out.setdefault(name, []).append((size, v))
+    return out
+
+
+def write_tables(result, outdir):
+    """Write sizing.md and sizing.json into outdir; return their paths.
+    (plots.sizing() draws plots/sizing.png and .pdf.)"""
+    os.makedirs(outdir, exist_ok=True)
+    paths = []
+    path = os.path.join(outdir, "sizing.md")
+    with open(path, "w") as f:
+        f.write(markdown(result))
+    paths.append(path)
+    path = os.path.join(outdir, "sizing.json")
+    with open(path, "w") as f:
+        json.dump(result, f, indent=1)
+        f.write("\n")
+    paths.append(path)
+    return paths
+
+
+def summary_lines(result):
+    """The report's few lines: objects per pack, predictions at REPORT_MIB, the check."""
+    r = result
+    out = [f"sizing (fill workload): {checked_line(r)}"]
+    parts = []
+    for cls, f in r["fit"].items():
+        parts.append(f"{cls} {labels.count(f['objects_per_pack']['mean'])}")
+        if "churn_efficiency" in f:
+            parts.append(f"{cls}{CHURN} x{fmt_ratio(f['churn_efficiency']['mean'])}")
+    out.append(f"  objects per {PACK_BYTES // MIB} MiB pack: " + (", ".join(parts) or "none"))
+    names = series_names(r)
+    for size in REPORT_MIB:
+        objs = predict(r["fit"], size)
+        out.append(f"  predicted at {labels.mib(size)} ({packs(size * MIB)} packs): "
+                   + (", ".join(f"{n} {labels.count(objs[n], whole=True)}" for n in names)
+                      or "nothing"))
+    if r["check"]:
+        out.append(f"  check at {labels.mib(r['checked_mib'])}: " + ", ".join(
+            f"{c['class']} {labels.percent(c['relative_error'])}" for c in r["check"]))
+        out.append(f"  {verdict(r)}")
+    out += [f"  note: {n}" for n in r["notes"]]
+    return out
