@@ -7,6 +7,7 @@
  * window, every JITed program starts inside it, and its usage counts what
  * is loaded. With bpf_jit_region=off: no region, the window stays empty,
  * BPF JIT memory comes from the vmalloc area and bpf_jit_limit is 6.12's.
+ * With nokaslr the region starts its window (KASLR places it at random).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -69,6 +70,23 @@ static long long read_long(const char *path)
 	return v;
 }
 
+/* Was the kernel booted with nokaslr (the region then starts its window)? */
+static int booted_nokaslr(void)
+{
+	char cmdline[4096] = "", *w;
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (f) {
+		if (!fgets(cmdline, sizeof(cmdline), f))
+			cmdline[0] = 0;
+		fclose(f);
+	}
+	for (w = strtok(cmdline, " \n"); w; w = strtok(NULL, " \n"))
+		if (!strcmp(w, "nokaslr"))
+			return 1;
+	return 0;
+}
+
 int main(void)
 {
 	struct bpf_object *calls = ktest_load("jit_calls");
@@ -91,6 +109,9 @@ int main(void)
 				r.start >= r.window_start && r.end <= r.window_end, 1);
 		ok &= EXPECT_EQ("bpf_jit_limit: half the region",
 				read_long("/proc/sys/net/core/bpf_jit_limit"), r.size / 2);
+		if (booted_nokaslr())
+			ok &= EXPECT_EQ("nokaslr: the region at the window's start",
+					r.start, r.window_start);
 	} else {
 		ok &= EXPECT_EQ("off: no region", r.start | r.end | r.size, 0);
 		ok &= EXPECT_EQ("off: bpf_jit_limit larger than the window",
