@@ -18,10 +18,12 @@
 #   make selftests-compare A=vanilla B=series: every test whose outcome differs
 #   make shellcheck  lint every shell script
 #   make checkpatch  scripts/checkpatch.pl --strict on every patch of the series
+#   make check-series build and boot the series one patch at a time
+#                    -> results/series-check/
 ARCH ?= arm64
 VARIANT ?= series
 VARIANTS := $(shell awk '!/^\#/ && NF { print $$1 }' vm/variants)
-SHELL_SCRIPTS := vm/tree vm/checkpatch vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
+SHELL_SCRIPTS := vm/tree vm/checkpatch vm/check-series vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
 	vm/guest/init tests/run tests/guest/run-tests .ci/run \
 	benchmarks/plugin/build benchmarks/plugin/test \
 	vm/build-selftests tests/selftests tests/guest/run-selftests tests/guest/run-expect-cfi \
@@ -32,7 +34,7 @@ B ?= series
 SUBSET ?= 0
 
 .PHONY: all deps tree patches kernel kernels rootfs shell test bench report plots \
-	shellcheck checkpatch selftests selftests-compare
+	shellcheck checkpatch check-series selftests selftests-compare
 
 all: deps
 	$(MAKE) tree
@@ -89,6 +91,10 @@ selftests-compare:
 	python3 tests/selftests.py compare results/selftests/$(ARCH)-$(A)$(CMP_SUFFIX) \
 		results/selftests/$(ARCH)-$(B)$(CMP_SUFFIX) >$$out || rc=$$?; \
 	cat $$out; exit $$rc
+
+check-series: tree
+	$(MAKE) rootfs VARIANT=series
+	vm/check-series
 
 shellcheck:
 	shellcheck -x $(SHELL_SCRIPTS)

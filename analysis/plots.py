@@ -330,8 +330,8 @@ class Plotter:
 
 def sizing(result, outdir):
     """plots/sizing: objects per class against region size, log-log, from a
-    sizing.model() result: measured as markers, the model as lines, the
-    checked (not fitted) size ringed, the extrapolation shaded. One look
+    sizing.model() result: measured as markers, the model as lines, each
+    class's checked (not fitted) point ringed, the extrapolation shaded. One look
     per class (style.Style by position), not per configuration: each size
     is a configuration of its own."""
     measured = sizing_model.measured_series(result)
@@ -339,7 +339,7 @@ def sizing(result, outdir):
     series += [name for name in measured if name not in series]
     xs = sorted(set(result["sizes_mib"]) | set(sizing_model.EXTRAPOLATE_MIB))
     model = sizing_model.model_series(result, [x for x in xs if x >= min(result["sizes_mib"])])
-    checked = result["checked_mib"]
+    checked = sizing_model.checked_sizes(result)
     fig, (ax,) = figures.grid(1, width=6.6, height=4.6)
     handles = []
     for i, name in enumerate(series):
@@ -352,7 +352,7 @@ def sizing(result, outdir):
         if line:
             ax.plot([x for x, _ in line], [y for _, y in line], color=s.colour,
                     linestyle=s.linestyle, linewidth=1.4)
-        ringed = [(x, y) for x, y in pts if x == checked]
+        ringed = [(x, y) for x, y in pts if x == checked.get(name)]
         if ringed:
             ax.plot([x for x, _ in ringed], [y for _, y in ringed], linestyle="none", marker="o",
                     markersize=13, markerfacecolor="none", markeredgecolor="black",
@@ -365,10 +365,12 @@ def sizing(result, outdir):
     figures.log_y(ax)
     ax.set_xlabel("BPF JIT region size (MiB)")
     ax.set_ylabel("objects loaded before the first failure")
-    if checked is not None:
+    at = sorted(set(checked.values()))
+    if at:
         handles.append(mlines.Line2D([], [], linestyle="none", marker="o", markersize=11,
                                      markerfacecolor="none", markeredgecolor="black",
-                                     label=f"checked at {labels.mib(checked)} (not fitted)"))
+                                     label=f"checked at {labels.mib(at[0])} (not fitted)"
+                                     if len(at) == 1 else "checked (not fitted)"))
     note = ("markers: measured; lines: model n_c x packs(S), packs(S) ="
             f" {result['geometry']['packs']}; shaded: extrapolated (4 KiB pages, one NUMA node)")
     figures.finish(fig, "BPF JIT region sizing: objects per class against region size\n"

@@ -10,14 +10,16 @@ for regions too large to fill under emulation:
                 takes 2 MiB plus a guard page of VA, so floor(S / (2 MiB +
                 PAGE_SIZE)); from the kernel's geometry, not fitted
   n_c           objects of class c per pack: objects / allocations at the
-                failure, the mean over the fitted sizes
+                failure, the mean over c's fitted sizes
   objects_c(S)  n_c x packs(S)
   e             for a class with churn rows (mix): (kept + refilled) /
-                first-fill objects at the last churn round, the mean over the
-                fitted sizes; after churn, e x n_c x packs(S)
+                first-fill objects at the last churn round, the mean over
+                the class's fitted sizes; after churn, e x n_c x packs(S)
 
-It is fitted on every measured size but the largest and checked against
-that one, then extrapolated to EXTRAPOLATE_MIB. Page-table memory, and
+The held-out size is chosen per class (class_sizes()): each class is fitted
+on every size where it has a usable point but its largest, and checked
+against that largest one (with a single usable size it is fitted on it and
+not checked); then extrapolated to EXTRAPOLATE_MIB. Page-table memory, and
 what 16 KiB and 64 KiB pages would change, are computed from the page
 geometry alone. Everything else comes from samples.csv and metadata.json.
 model() computes it all; write_tables() writes tables/sizing.md and
@@ -124,8 +126,8 @@ def per_pack_at_page(cls, per_pack, page_bytes):
     one page plus the rest measured at 4 KiB (its member programs' chunks),
     so PACK / (PACK / per_pack - 4 KiB + page); 2 MiB / page at most.
     """
-    if cls not in PAGE_IMAGE_CLASSES or per_pack is None:
-        return per_pack
+    if cls not in PAGE_IMAGE_CLASSES or per_pack is None or page_bytes == MEASURED_PAGE_BYTES:
+        return per_pack  # (at the measured page size exactly, without float round-off)
     rest = PACK_BYTES / per_pack - MEASURED_PAGE_BYTES
     return PACK_BYTES / (page_bytes + max(rest, 0.0))
 
@@ -238,16 +240,48 @@ def spread(values):
     return {"mean": sum(values) / len(values), "min": min(values), "max": max(values)}
 
 
-def fit(points, churn, fitted):
-    """{class: {"objects_per_pack": {mean, min, max}, "per_size": {size: n},
-    "churn_efficiency": {mean, min, max, round} or absent}} from the usable
-    points at the fitted sizes."""
+def class_sizes(points):
+    """{class: {"usable_mib", "fitted_mib", "checked_mib", "why_not_checked"}}: the held-out
+    size chosen per class.
+
+    A class is fitted on every size where it has a usable point but its
+    largest, and checked against that largest one (measured, not fitted);
+    with a single usable size it is fitted on it and not checked
+    (checked_mib None, why_not_checked says so). A class without a usable
+    point is absent.
+    """
+    usable = {}
+    for p in points:
+        if p["usable"]:
+            usable.setdefault(p["class"], set()).add(p["size_mib"])
+    out = {}
+    for cls, sizes in usable.items():
+        sizes = sorted(sizes)
+        if len(sizes) > 1:
+            out[cls] = {"usable_mib": sizes, "fitted_mib": sizes[:-1], "checked_mib": sizes[-1],
+                        "why_not_checked": ""}
+        else:
+            out[cls] = {"usable_mib": sizes, "fitted_mib": sizes, "checked_mib": None,
+                        "why_not_checked": f"one usable size ({labels.mib(sizes[0])}), fitted"
+                                           " on it: none left to check it against"}
+    return out
+
+
+def fit(points, churn):
+    """{class: {"per_size": {size: n}, "objects_per_pack": {mean, min, max},
+    "churn_efficiency": {mean, min, max, round, per_size} or absent,
+    "usable_mib", "fitted_mib", "checked_mib", "why_not_checked"}}: each class
+    from its usable points at its own fitted sizes (class_sizes()), and its
+    churn efficiency from its churn rows at those same sizes."""
+    sizes = class_sizes(points)
     out = {}
     for p in points:
-        if p["size_mib"] in fitted and p["usable"]:
-            f = out.setdefault(p["class"], {"per_size": {}})
+        cls = p["class"]
+        if p["usable"] and p["size_mib"] in sizes[cls]["fitted_mib"]:
+            f = out.setdefault(cls, {"per_size": {}})
             f["per_size"][p["size_mib"]] = p["objects_per_allocation"]
     for cls, f in out.items():
+        fitted = sizes[cls]["fitted_mib"]
         f["objects_per_pack"] = spread(list(f["per_size"].values()))
         last = {}
         for c in churn:
@@ -258,61 +292,89 @@ def fit(points, churn, fitted):
             f["churn_efficiency"] = dict(spread([e for _, e in last.values()]),
                                          round=max(r for r, _ in last.values()),
                                          per_size={s: e for s, (_, e) in last.items()})
+        f.update(sizes[cls])
+    return out
+
+
+def predict_class(cls, f, size_mib, page_bytes=MEASURED_PAGE_BYTES):
+    """{series: objects} of one class at size_mib: n_c x packs, and e x n_c x packs
+    after churn."""
+    n_packs = packs(size_mib * MIB, page_bytes)
+    n = per_pack_at_page(cls, f["objects_per_pack"]["mean"], page_bytes)
+    out = {cls: n * n_packs}
+    if "churn_efficiency" in f:
+        out[cls + CHURN] = f["churn_efficiency"]["mean"] * n * n_packs
     return out
 
 
 def predict(fits, size_mib, page_bytes=MEASURED_PAGE_BYTES):
-    """{series: objects} at size_mib: n_c x packs, and e x n_c x packs after churn."""
-    n_packs = packs(size_mib * MIB, page_bytes)
+    """{series: objects} at size_mib: n_c x packs, and e x n_c x packs after churn,
+    each class with its own fit."""
     out = {}
     for cls, f in fits.items():
-        n = per_pack_at_page(cls, f["objects_per_pack"]["mean"], page_bytes)
-        out[cls] = n * n_packs
-        if "churn_efficiency" in f:
-            out[cls + CHURN] = f["churn_efficiency"]["mean"] * n * n_packs
+        out.update(predict_class(cls, f, size_mib, page_bytes))
     return out
 
 
-def check(fits, points, churn, size_mib):
-    """Predicted against measured at size_mib (not fitted), per class and after churn."""
-    predicted = predict(fits, size_mib)
-    measured = {}
-    for p in points:
-        if p["size_mib"] == size_mib:
-            measured[p["class"]] = (p["objects"] if p["usable"] else None,
-                                    p["not_usable_because"])
-    last = {}
-    for c in churn:
-        if c["size_mib"] == size_mib and c["round"] >= last.get(c["class"], {"round": 0})["round"]:
-            last[c["class"]] = c
-    for cls, c in last.items():
-        measured[cls + CHURN] = (c["after_churn_objects"] if c["usable"] else None,
-                                 "" if c["usable"] else "no usable first fill or refill")
+def check(fits, points, churn):
+    """Predicted against measured, each class at its own checked size (not fitted), and
+    after churn at the same size; a class with no checked size gets a row that says
+    why (size_mib, predicted and measured None)."""
     out = []
-    for series, pred in predicted.items():
-        meas, why = measured.get(series, (None, "not measured"))
-        err = (pred - meas) / meas if meas else None
-        out.append({"class": series, "size_mib": size_mib, "predicted": pred, "measured": meas,
-                    "relative_error": err,
-                    "within_tolerance": None if err is None else abs(err) <= TOLERANCE,
-                    "why_not_checked": "" if err is not None else (why or "measured 0")})
+    for cls, f in fits.items():
+        size = f["checked_mib"]
+        if size is None:
+            for series in [cls] + ([cls + CHURN] if "churn_efficiency" in f else []):
+                out.append({"class": series, "size_mib": None, "predicted": None,
+                            "measured": None, "relative_error": None, "within_tolerance": None,
+                            "why_not_checked": f["why_not_checked"]})
+            continue
+        measured = {}
+        for p in points:
+            if p["size_mib"] == size and p["class"] == cls:
+                measured[cls] = (p["objects"] if p["usable"] else None, p["not_usable_because"])
+        last = None
+        for c in churn:
+            if c["size_mib"] == size and c["class"] == cls and (last is None
+                                                                 or c["round"] >= last["round"]):
+                last = c
+        if last is not None:
+            measured[cls + CHURN] = (last["after_churn_objects"] if last["usable"] else None,
+                                     "" if last["usable"] else "no usable first fill or refill")
+        for series, pred in predict_class(cls, f, size).items():
+            meas, why = measured.get(series, (None, "not measured"))
+            err = (pred - meas) / meas if meas else None
+            out.append({"class": series, "size_mib": size, "predicted": pred, "measured": meas,
+                        "relative_error": err,
+                        "within_tolerance": None if err is None else abs(err) <= TOLERANCE,
+                        "why_not_checked": "" if err is not None else (why or "measured 0")})
     return out
 
 
 def model(run):
     """Everything sizing.md and sizing.json show, as one JSON-able dict; None
     when the run has no fill samples. Raises SizingError on fill rows it
-    cannot use."""
+    cannot use.
+
+    Each class has its own fitted and checked sizes (fit[class]["fitted_mib"],
+    ["checked_mib"]; check rows carry their size_mib). At the top level,
+    fitted_mib is every size some class is fitted on, checked_sizes_mib every
+    size some class is checked at, and checked_mib the largest of those
+    (None when no class is checked): with every class measured at every size,
+    all but the largest size and the largest, as before the choice was per
+    class.
+    """
     samples = run.fill
     if not samples:
         return None
     by_size, values, classes = collect(samples)
     sizes = sorted(by_size)
-    fitted = sizes[:-1] if len(sizes) > 1 else sizes
-    checked = sizes[-1] if len(sizes) > 1 else None
     points = measured_points(by_size, values, classes)
     churn = churn_points(values, points)
-    fits = fit(points, churn, fitted)
+    fits = fit(points, churn)
+    fits = {c: fits[c] for c in classes if c in fits}
+    fitted = sorted({s for f in fits.values() for s in f["fitted_mib"]})
+    checked = sorted({f["checked_mib"] for f in fits.values() if f["checked_mib"] is not None})
     result = {
         "run_id": run.run_id,
         "geometry": {"pack_bytes": PACK_BYTES, "chunk_bytes": CHUNK_BYTES,
@@ -320,10 +382,11 @@ def model(run):
                      "pack_va_bytes": pack_va_bytes(), "numa_nodes": 1,
                      "packs": f"floor(S / ({PACK_BYTES // MIB} MiB + {GUARD_PAGES} page))"},
         "configurations": [{"size_mib": s, "config": by_size[s]} for s in sizes],
-        "sizes_mib": sizes, "fitted_mib": fitted, "checked_mib": checked,
+        "sizes_mib": sizes, "fitted_mib": fitted, "checked_mib": checked[-1] if checked else None,
+        "checked_sizes_mib": checked,
         "classes": classes, "measured": points, "churn": churn,
-        "fit": {c: fits[c] for c in classes if c in fits},
-        "check": check(fits, points, churn, checked) if checked is not None else [],
+        "fit": fits,
+        "check": check(fits, points, churn),
         "predictions": [{"size_mib": s, "packs": packs(s * MIB), "objects": predict(fits, s)}
                         for s in EXTRAPOLATE_MIB],
         "page_tables": [{"size_mib": s, **{page_name(p): page_tables(s * MIB, p)
@@ -351,7 +414,7 @@ def notes(result, run):
     """What the reader should know about the data besides the tables: points left out,
     disagreements with the geometry, leaks, configurations without samples."""
     out = []
-    if result["checked_mib"] is None:
+    if len(result["sizes_mib"]) == 1:
         out.append(f"only one region size measured ({labels.mib(result['sizes_mib'][0])}):"
                    " the model is fitted on it and nothing is left to check it against")
     for p in result["measured"]:
@@ -366,7 +429,7 @@ def notes(result, run):
                        " (a leak, or frees still deferred)")
     for cls in result["classes"]:
         if cls not in result["fit"]:
-            out.append(f"{cls}: no usable point at the fitted sizes; not modelled")
+            out.append(f"{cls}: no usable point at any size; not modelled")
     measured = [c["config"] for c in result["configurations"]]
     missing = [c for c in run.fill_configs if c not in measured]
     if missing:
@@ -382,13 +445,39 @@ ASSUMPTIONS = [
 ]
 
 
+def size_groups(result):
+    """[((fitted sizes), checked size or None, [classes])]: the modelled classes grouped by
+    their fitted and checked sizes, in class order."""
+    groups = {}
+    for cls, f in result["fit"].items():
+        groups.setdefault((tuple(f["fitted_mib"]), f["checked_mib"]), []).append(cls)
+    return [(fitted, checked, classes) for (fitted, checked), classes in groups.items()]
+
+
+def mibs(sizes):
+    return ", ".join(labels.mib(s) for s in sizes)
+
+
 def checked_line(result):
-    """'fitted on 4 MiB, 8 MiB; checked against 16 MiB (measured, not fitted)'."""
-    fitted = ", ".join(labels.mib(s) for s in result["fitted_mib"])
-    if result["checked_mib"] is None:
-        return f"fitted on {fitted}; no larger size measured to check it against"
-    return (f"fitted on {fitted}; checked against {labels.mib(result['checked_mib'])}"
-            " (measured, not fitted)")
+    """'fitted on 4 MiB, 8 MiB; checked against 16 MiB (measured, not fitted)' when every
+    class has the same sizes; otherwise per group of classes, 'p50, p75 fitted on 4 MiB,
+    8 MiB and checked against 16 MiB; trampoline fitted on 4 MiB and checked against
+    8 MiB (each at its largest usable size: measured, not fitted)'."""
+    groups = size_groups(result)
+    if not groups:
+        return "nothing fitted: no usable point at any size"
+    if len(groups) == 1:
+        fitted, checked, _ = groups[0]
+        if checked is None:
+            return f"fitted on {mibs(fitted)}; no other usable size measured to check it against"
+        return (f"fitted on {mibs(fitted)}; checked against {labels.mib(checked)}"
+                " (measured, not fitted)")
+    parts = []
+    for fitted, checked, classes in groups:
+        parts.append(f"{', '.join(classes)} fitted on {mibs(fitted)} and "
+                     + (f"checked against {labels.mib(checked)}" if checked is not None
+                        else "not checked (no other usable size)"))
+    return "; ".join(parts) + " (each at its largest usable size: measured, not fitted)"
 
 
 def verdict(result):
@@ -399,8 +488,12 @@ def verdict(result):
     bad = [r["class"] for r in rows if r["within_tolerance"] is False]
     unchecked = [r["class"] for r in rows if r["within_tolerance"] is None]
     pct = f"{TOLERANCE * 100:.0f}%"
-    text = (f"Not within {pct}: {', '.join(bad)}." if bad
-            else f"All {len(rows) - len(unchecked)} checked predictions are within {pct}.")
+    if bad:
+        text = f"Not within {pct}: {', '.join(bad)}."
+    elif len(rows) > len(unchecked):
+        text = f"All {len(rows) - len(unchecked)} checked predictions are within {pct}."
+    else:
+        text = "No prediction checked."
     if unchecked:
         text += f" Not checked: {', '.join(unchecked)}."
     return text
@@ -450,7 +543,10 @@ def markdown(result):
                f" {labels.size_bytes(g['pack_va_bytes'])} of region VA with its guard page, so"
                f" packs(S) = {g['packs']}")
     out.append("- model: objects_c(S) = n_c x packs(S), n_c = objects / allocations at the"
-               " failure (mean over the fitted sizes); after churn e x n_c x packs(S)")
+               " failure (mean over the class's fitted sizes); after churn e x n_c x packs(S)")
+    out.append("- each class is fitted on every size where it has a usable point but its"
+               " largest, and checked against that largest one (not fitted); with one usable"
+               " size it is fitted on it and not checked")
     out.append(f"- sizes: {checked_line(r)}")
     out.append("")
     out += ["## Classes", ""]
@@ -460,7 +556,7 @@ def markdown(result):
     out += ["## Measured: the first failed load", ""]
     rows = []
     for p in r["measured"]:
-        role = ("fitted" if p["size_mib"] in r["fitted_mib"] else "checked")
+        role = point_role(r, p)
         rows.append([labels.mib(p["size_mib"]), p["config"], p["class"], role,
                      labels.count(p["objects"]), labels.count(p["allocations"]),
                      p["predicted_packs"], yes_no(p["allocations_agree"]),
@@ -486,25 +582,33 @@ def markdown(result):
     rows = []
     for cls, f in r["fit"].items():
         n = f["objects_per_pack"]
+        checked = "-" if f["checked_mib"] is None else labels.mib(f["checked_mib"])
         rows.append([cls, labels.count(n["mean"]), labels.count(n["min"]), labels.count(n["max"]),
                      fmt_spread(n), "; ".join(f"{labels.mib(s)}: {labels.count(v)}"
-                                              for s, v in f["per_size"].items())])
+                                              for s, v in f["per_size"].items()), checked])
         if "churn_efficiency" in f:
             e = f["churn_efficiency"]
             rows.append([cls + CHURN, f"e = {fmt_ratio(e['mean'])}", fmt_ratio(e["min"]),
                          fmt_ratio(e["max"]), fmt_spread(e),
                          f"round {e['round']}: " + "; ".join(
-                             f"{labels.mib(s)}: {fmt_ratio(v)}" for s, v in e["per_size"].items())])
-    out += md_table(["class", "n (mean)", "min", "max", "spread", "per fitted size"], rows)
+                             f"{labels.mib(s)}: {fmt_ratio(v)}" for s, v in e["per_size"].items()),
+                         checked])
+    out += md_table(["class", "n (mean)", "min", "max", "spread", "per fitted size",
+                     "checked at"], rows)
 
-    if r["checked_mib"] is not None:
-        out += [f"## Check at {labels.mib(r['checked_mib'])} (not fitted)", ""]
-        out += md_table(["class", "predicted", "measured", "error",
+    if r["check"]:
+        where = mibs(r["checked_sizes_mib"])
+        out += [f"## Check{' at ' + where if where else ''} (not fitted)", ""]
+        out += ["Each class at its largest usable size, predicted by its fit on its smaller"
+                " ones.", ""]
+        out += md_table(["class", "region", "predicted", "measured", "error",
                          f"within {TOLERANCE * 100:.0f}%"],
-                        [[c["class"], labels.count(c["predicted"], whole=True),
+                        [[c["class"], labels.mib(c["size_mib"]) if c["size_mib"] else "-",
+                          labels.count(c["predicted"], whole=True),
                           labels.count(c["measured"]), labels.percent(c["relative_error"]),
                           yes_no(c["within_tolerance"]) if c["within_tolerance"] is not None
-                          else f"not checked: {c['why_not_checked']}"] for c in r["check"]])
+                          else f"not checked: {c['why_not_checked']}"] for c in r["check"]],
+                        left=2)
         out += [verdict(r), ""]
 
     names = series_names(r)
@@ -551,6 +655,16 @@ def markdown(result):
     return "\n".join(out)
 
 
+def point_role(result, p):
+    """A measured point's part in its class's model: fitted, checked or left out."""
+    f = result["fit"].get(p["class"])
+    if not p["usable"] or f is None:
+        return "left out"
+    if p["size_mib"] == f["checked_mib"]:
+        return "checked"
+    return "fitted" if p["size_mib"] in f["fitted_mib"] else "left out"
+
+
 def fmt_ratio(v):
     return "-" if v is None else f"{v:.3f}"
 
@@ -573,6 +687,16 @@ def measured_series(result):
             last[key] = (c["round"], c["after_churn_objects"])
     for (cls, size), (_, v) in last.items():
         out.setdefault(cls + CHURN, []).append((size, v))
+    return out
+
+
+def checked_sizes(result):
+    """{series: the size it is checked at}, for the series that are checked ('<class>
+    after churn' with its class)."""
+    out = {}
+    for cls, f in result["fit"].items():
+        if f["checked_mib"] is not None:
+            out[cls] = out[cls + CHURN] = f["checked_mib"]
     return out
 
 
@@ -619,8 +743,16 @@ def summary_lines(result):
                    + (", ".join(f"{n} {labels.count(objs[n], whole=True)}" for n in names)
                       or "nothing"))
     if r["check"]:
-        out.append(f"  check at {labels.mib(r['checked_mib'])}: " + ", ".join(
-            f"{c['class']} {labels.percent(c['relative_error'])}" for c in r["check"]))
+        by_size = {}
+        for c in r["check"]:
+            by_size.setdefault(c["size_mib"], []).append(c)
+        parts = [f"at {labels.mib(size)}: " + ", ".join(
+            f"{c['class']} {labels.percent(c['relative_error'])}" for c in rows)
+            for size, rows in by_size.items() if size is not None]
+        if None in by_size:
+            parts.append("not checked: " + ", ".join(
+                f"{c['class']} ({c['why_not_checked']})" for c in by_size[None]))
+        out.append("  check " + "; ".join(parts))
         out.append(f"  {verdict(r)}")
     out += [f"  note: {n}" for n in r["notes"]]
     return out

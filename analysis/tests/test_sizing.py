@@ -1,7 +1,10 @@
 """sizing: the kernel geometry, the fit on the fill fixture, the check, and what is left out."""
 import json
+import os
+import tempfile
 import unittest
 
+import plots
 import runs
 import sizing
 from tests import helpers
@@ -98,7 +101,12 @@ class FixtureModelTest(unittest.TestCase):
         self.assertEqual(r["sizes_mib"], [4, 8, 16, 32])
         self.assertEqual(r["fitted_mib"], [4, 8, 16])
         self.assertEqual(r["checked_mib"], 32)
+        self.assertEqual(r["checked_sizes_mib"], [32])
         self.assertEqual(r["classes"], list(PER_PACK))
+        # Every class is measured at every size: each has the same held-out size.
+        for cls, f in r["fit"].items():
+            self.assertEqual((f["usable_mib"], f["fitted_mib"], f["checked_mib"],
+                              f["why_not_checked"]), ([4, 8, 16, 32], [4, 8, 16], 32, ""), cls)
 
     def test_fit_reproduces_the_fixtures_objects_per_pack(self):
         self.assertEqual(make_fixtures.fill_per_pack(), PER_PACK)
@@ -154,7 +162,9 @@ class FixtureModelTest(unittest.TestCase):
         self.assertIn("- sizes: fitted on 4 MiB, 8 MiB, 16 MiB; checked against 32 MiB"
                       " (measured, not fitted)", md)
         self.assertIn("## Check at 32 MiB (not fitted)", md)
-        self.assertIn("| trampoline | 44,670 | 44,668 | +0.00% | yes |", md)
+        self.assertIn("| trampoline | 32 MiB | 44,670 | 44,668 | +0.00% | yes |", md)
+        self.assertIn("| p50 | 3,640 | 3,640 | 3,640 | 0.0% | 4 MiB: 3,640; 8 MiB: 3,640;"
+                      " 16 MiB: 3,640 | 32 MiB |", md)
         self.assertIn("All 7 checked predictions are within 5%.", md)
         self.assertIn("| 128 MiB | 63 | 229,320 | 62,496 | 567 |", md)
         self.assertIn("| 64 MiB | 132 KiB (32 PTE + 1 PMD) | 48 KiB (2 PTE + 1 PMD)"
@@ -162,6 +172,7 @@ class FixtureModelTest(unittest.TestCase):
         self.assertIn("computed from the page geometry, not measured", md)
         self.assertIn("| 4 MiB | series-region-4m | p50 | fitted | 3,640 | 1 | 1 | yes | 3,640"
                       " | 524 ENOTSUPP | yes | 2 MiB | 2 MiB | 500 | yes |", md)
+        self.assertIn("| 32 MiB | series-region-32m | p50 | checked | 54,600 |", md)
         self.assertIn("N x 2 MiB", md)
 
     def test_summary_lines(self):
@@ -169,6 +180,7 @@ class FixtureModelTest(unittest.TestCase):
         self.assertIn("predicted at 128 MiB (63 packs): p50 229,320, p75 62,496", text)
         self.assertIn("predicted at 1 GiB (511 packs): p50 1,860,040", text)
         self.assertIn("check at 32 MiB: p50 +0.00%", text)
+        self.assertNotIn("; at ", text)
         self.assertIn("All 7 checked predictions are within 5%.", text)
 
     def test_series_for_the_plot(self):
@@ -214,24 +226,160 @@ class LeftOutTest(unittest.TestCase):
 
     def test_one_size_is_fitted_and_not_checked(self):
         r = sizing.model(simple_run((8,)))
-        self.assertEqual((r["fitted_mib"], r["checked_mib"], r["check"]), ([8], None, []))
+        self.assertEqual((r["fitted_mib"], r["checked_mib"], r["checked_sizes_mib"]),
+                         ([8], None, []))
+        self.assertEqual((r["fit"]["p50"]["fitted_mib"], r["fit"]["p50"]["checked_mib"]),
+                         ([8], None))
+        (c,) = r["check"]
+        self.assertEqual((c["class"], c["size_mib"], c["predicted"], c["within_tolerance"]),
+                         ("p50", None, None, None))
+        self.assertEqual(c["why_not_checked"],
+                         "one usable size (8 MiB), fitted on it: none left to check it against")
         self.assertIn("only one region size measured", r["notes"][0])
-        self.assertIn("no larger size measured", sizing.markdown(r))
+        md = sizing.markdown(r)
+        self.assertIn("- sizes: fitted on 8 MiB; no other usable size measured to check it"
+                      " against", md)
+        self.assertIn("## Check (not fitted)", md)
+        self.assertIn("| p50 | - | - | - | - | not checked: one usable size (8 MiB)", md)
+        self.assertEqual(sizing.verdict(r), "No prediction checked. Not checked: p50.")
 
-    def test_class_missing_at_the_checked_size(self):
+    def test_class_measured_at_one_size_only(self):
+        # p75 only at 4 MiB: fitted on it and not checked; p50 is still checked at 8 MiB.
         samples = simple_run((4, 8)).samples + fill_rows("region-4m", 4, "p75", 992)
         r = sizing.model(fill_run(samples, (4, 8)))
         rows = {c["class"]: c for c in r["check"]}
+        self.assertEqual(r["fit"]["p75"]["objects_per_pack"]["mean"], 992)
+        self.assertEqual((r["fit"]["p75"]["fitted_mib"], r["fit"]["p75"]["checked_mib"]),
+                         ([4], None))
         self.assertIsNone(rows["p75"]["relative_error"])
-        self.assertEqual(rows["p75"]["why_not_checked"], "not measured")
+        self.assertIsNone(rows["p75"]["size_mib"])
+        self.assertIn("one usable size (4 MiB)", rows["p75"]["why_not_checked"])
+        self.assertEqual(rows["p50"]["size_mib"], 8)
         self.assertEqual(sizing.verdict(r),
                          "All 1 checked predictions are within 5%. Not checked: p75.")
+        self.assertEqual(sizing.checked_line(r),
+                         "p50 fitted on 4 MiB and checked against 8 MiB; p75 fitted on 4 MiB"
+                         " and not checked (no other usable size) (each at its largest usable"
+                         " size: measured, not fitted)")
+        text = "\n".join(sizing.summary_lines(r))
+        self.assertIn("check at 8 MiB: p50 +0.00%; not checked: p75 (one usable size"
+                      " (4 MiB),", text)
+
+    def test_unusable_largest_point_moves_the_check_down(self):
+        # 32 MiB failed for another reason than the region being full: p50 is fitted on
+        # 4 and 8 MiB and checked at 16 MiB, its largest usable size.
+        r = sizing.model(simple_run((4, 8, 16, 32), {(32, "region_failure"): 0}))
+        f = r["fit"]["p50"]
+        self.assertEqual((f["usable_mib"], f["fitted_mib"], f["checked_mib"]),
+                         ([4, 8, 16], [4, 8], 16))
+        (c,) = r["check"]
+        self.assertEqual((c["size_mib"], c["predicted"], c["measured"]), (16, 3640 * 7, 3640 * 7))
+        roles = {p["size_mib"]: sizing.point_role(r, p) for p in r["measured"]}
+        self.assertEqual(roles, {4: "fitted", 8: "fitted", 16: "checked", 32: "left out"})
+        self.assertIn("p50 at 32 MiB: left out of the fit and the check: the failure was not"
+                      " the region being full", r["notes"])
 
     def test_fill_configuration_without_samples_is_noted(self):
         run = simple_run((4, 8))
         run.fill_configs.append("region-16m")
         self.assertIn("fill configurations without fill samples: region-16m",
                       sizing.model(run)["notes"])
+
+
+def fixture_without(run, drop):
+    """The fill fixture without the rows of drop: {class: sizes in MiB}."""
+    keep = [s for s in run.samples
+            if not (s.workload == "fill" and sizing.size_of(s.x, s.config) in drop.get(s.case, ()))]
+    return runs.Run(run.path, run.metadata, keep)
+
+
+class PerClassSizesTest(unittest.TestCase):
+    """The fill fixture with trampoline and struct_ops measured at 4 and 8 MiB only (as in
+    the quick profile) and mix at 4 to 16 MiB: each class is checked at its own largest
+    size, fitted on the ones below it."""
+
+    @classmethod
+    def setUpClass(cls):
+        run = fixture_without(runs.load(helpers.FILL),
+                              {"trampoline": (16, 32), "struct_ops": (16, 32), "mix": (32,)})
+        cls.result = sizing.model(run)
+
+    def test_sizes_per_class(self):
+        r = self.result
+        want = {"p50": ([4, 8, 16], 32), "p75": ([4, 8, 16], 32), "largest": ([4, 8, 16], 32),
+                "trampoline": ([4], 8), "struct_ops": ([4], 8), "mix": ([4, 8], 16)}
+        self.assertEqual({c: (f["fitted_mib"], f["checked_mib"]) for c, f in r["fit"].items()},
+                         want)
+        self.assertEqual(sorted(r["fit"]["trampoline"]["per_size"]), [4])
+        # The top level: every size some class is fitted on, and where they are checked.
+        self.assertEqual((r["fitted_mib"], r["checked_mib"], r["checked_sizes_mib"]),
+                         ([4, 8, 16], 32, [8, 16, 32]))
+        self.assertEqual(r["notes"], [])
+
+    def test_check_at_each_class_size(self):
+        rows = {c["class"]: c for c in self.result["check"]}
+        self.assertEqual({c: r["size_mib"] for c, r in rows.items()},
+                         {"p50": 32, "p75": 32, "largest": 32, "trampoline": 8,
+                          "struct_ops": 8, "mix": 16, "mix after churn": 16})
+        self.assertEqual((rows["trampoline"]["predicted"], rows["trampoline"]["measured"]),
+                         (2978 * 3, 2978 * 3))
+        self.assertEqual((rows["struct_ops"]["predicted"], rows["struct_ops"]["measured"]),
+                         (468 * 3, 468 * 3))
+        self.assertEqual(rows["struct_ops"]["relative_error"], 0)
+        self.assertEqual(rows["mix"]["predicted"], 425 * 7)
+        self.assertTrue(all(c["within_tolerance"] for c in rows.values()))
+        self.assertEqual(sizing.verdict(self.result), "All 7 checked predictions are within 5%.")
+
+    def test_churn_follows_the_class_sizes(self):
+        e = self.result["fit"]["mix"]["churn_efficiency"]
+        self.assertEqual(sorted(e["per_size"]), [4, 8])
+        churn = next(c for c in self.result["check"] if c["class"] == "mix after churn")
+        last = [c for c in self.result["churn"] if c["size_mib"] == 16 and c["round"] == 3]
+        self.assertEqual(churn["measured"], last[0]["after_churn_objects"])
+        self.assertAlmostEqual(churn["predicted"], e["mean"] * 425 * 7)
+
+    def test_roles(self):
+        roles = {(p["class"], p["size_mib"]): sizing.point_role(self.result, p)
+                 for p in self.result["measured"]}
+        self.assertEqual(roles[("p50", 8)], "fitted")
+        self.assertEqual(roles[("p50", 32)], "checked")
+        self.assertEqual(roles[("trampoline", 4)], "fitted")
+        self.assertEqual(roles[("trampoline", 8)], "checked")
+        self.assertEqual(roles[("mix", 16)], "checked")
+        self.assertNotIn(("trampoline", 16), roles)
+
+    def test_predictions_use_each_class_fit(self):
+        pred = {p["size_mib"]: p["objects"] for p in self.result["predictions"]}
+        self.assertEqual(pred[128]["trampoline"], 2978 * 63)
+        self.assertEqual(pred[128]["p50"], 3640 * 63)
+
+    def test_markdown(self):
+        md = sizing.markdown(self.result)
+        self.assertIn("- sizes: p50, p75, largest fitted on 4 MiB, 8 MiB, 16 MiB and checked"
+                      " against 32 MiB; trampoline, struct_ops fitted on 4 MiB and checked"
+                      " against 8 MiB; mix fitted on 4 MiB, 8 MiB and checked against 16 MiB"
+                      " (each at its largest usable size: measured, not fitted)",
+                      md)
+        self.assertIn("## Check at 8 MiB, 16 MiB, 32 MiB (not fitted)", md)
+        self.assertIn("| trampoline | 8 MiB | 8,934 | 8,934 | +0.00% | yes |", md)
+        self.assertIn("| p50 | 32 MiB | 54,600 | 54,600 | +0.00% | yes |", md)
+        self.assertIn("| 8 MiB | series-region-8m | trampoline | checked | 8,934 |", md)
+        self.assertIn("| 8 MiB | series-region-8m | p50 | fitted | 10,920 |", md)
+        self.assertIn("| trampoline | 2,978 | 2,978 | 2,978 | 0.0% | 4 MiB: 2,978 | 8 MiB |", md)
+
+    def test_summary_lines(self):
+        text = "\n".join(sizing.summary_lines(self.result))
+        self.assertIn("check at 32 MiB: p50 +0.00%, p75 +0.00%, largest +0.00%; at 8 MiB:"
+                      " trampoline +0.00%, struct_ops +0.00%; at 16 MiB: mix +0.00%,"
+                      " mix after churn ", text)
+
+    def test_json_and_plot(self):
+        back = json.loads(json.dumps(self.result))
+        self.assertEqual(back["fit"]["trampoline"]["checked_mib"], 8)
+        self.assertEqual(sizing.checked_sizes(self.result)["mix after churn"], 16)
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(plots.sizing(self.result, d), "sizing")
+            self.assertEqual(sorted(os.listdir(d)), ["sizing.pdf", "sizing.png"])
 
 
 class ErrorTest(unittest.TestCase):
