@@ -19,7 +19,7 @@
 #   make shellcheck  lint every shell script
 #   make checkpatch  scripts/checkpatch.pl --strict on every patch of the series
 #   make check-series build and boot the series one patch at a time
-#                    -> results/series-check/
+#                    -> build/series-check/
 ARCH ?= arm64
 VARIANT ?= series
 VARIANTS := $(shell awk '!/^\#/ && NF { print $$1 }' vm/variants)
