@@ -69,6 +69,24 @@ kvm_unavailable() {
 }
 
 kernel_objdir() { echo "$build/kernel/$1-$2"; }
+
+# kernel_make_init SRC OBJ: set KMAKE, the make command of a kernel build of
+# SRC into OBJ (needs load_arch), with ccache and a fixed build identity, so
+# that two builds of the same tree are the same.
+# shellcheck disable=SC2034
+KMAKE=()
+kernel_make_init() {
+	export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+	export CCACHE_BASEDIR=$build
+	# Hit the cache from any clone: -g builds otherwise hash the working directory.
+	export CCACHE_NOHASHDIR=1
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	export KBUILD_BUILD_TIMESTAMP="2024-01-01 00:00:00 UTC"
+	export KBUILD_BUILD_USER=bpfwp KBUILD_BUILD_HOST=qemu KBUILD_BUILD_VERSION=1
+	# shellcheck disable=SC2034
+	KMAKE=(make -C "$1" O="$2" ARCH="$A_KARCH" LLVM=-19
+		CC="ccache clang-19" HOSTCC="ccache clang-19" -j"$(nproc)")
+}
 rootfs_dir() { echo "$build/rootfs/$1-$2"; }
 
 # The selftests subset of vm/selftests.list: subset_runners prints its
