@@ -130,6 +130,7 @@ ssize_t ktest_read_iter(struct bpf_program *prog, char *buf, size_t size)
 }
 
 #define REGION_FILE "/sys/kernel/debug/bpf_jit/region"
+#define WP_FILE "/sys/kernel/debug/bpf_jit/wp"
 
 int ktest_region(struct ktest_region *r)
 {
@@ -163,6 +164,47 @@ int ktest_region(struct ktest_region *r)
 	fclose(f);
 	if (n != nkeys) {
 		printf("FAIL: %s: %d of its %d keys read\n", REGION_FILE, n, nkeys);
+		return -1;
+	}
+	return 0;
+}
+
+int ktest_wp(struct ktest_wp *w)
+{
+	struct {
+		const char *key;
+		unsigned long long *val;
+	} keys[] = {
+		{ "alias_sealed", &w->alias_sealed }, { "seals", &w->seals },
+		{ "verifications", &w->verifications },
+		{ "verification_failures", &w->verification_failures },
+		{ "refused_changes", &w->refused_changes }, { "staging_bytes", &w->staging_bytes },
+		{ "staging_high_water_bytes", &w->staging_high_water_bytes },
+		{ "staging_failed_allocations", &w->staging_failed_allocations },
+	};
+	const int nkeys = sizeof(keys) / sizeof(keys[0]);
+	char key[64], val[64];
+	FILE *f = fopen(WP_FILE, "r");
+	int n = 0, i;
+
+	if (!f) {
+		printf("FAIL: open %s: %s\n", WP_FILE, strerror(errno));
+		return -1;
+	}
+	memset(w, 0, sizeof(*w));
+	while (fscanf(f, " %63[^:]: %63s", key, val) == 2) {
+		if (!strcmp(key, "mode"))
+			snprintf(w->mode, sizeof(w->mode), "%.15s", val);
+		for (i = 0; i < nkeys; i++)
+			if (!strcmp(key, keys[i].key)) {
+				*keys[i].val = strtoull(val, NULL, 0);
+				n++;
+			}
+	}
+	fclose(f);
+	if (n != nkeys || !w->mode[0]) {
+		printf("FAIL: %s: %d of its %d counters read, mode '%s'\n", WP_FILE, n, nkeys,
+		       w->mode);
 		return -1;
 	}
 	return 0;

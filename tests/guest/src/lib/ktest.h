@@ -44,6 +44,16 @@ struct ktest_region {
 
 /* Read the region's counters; 0, or -1 (with a FAIL line). */
 int ktest_region(struct ktest_region *r);
+/* /sys/kernel/debug/bpf_jit/wp, BPF JIT write protection's mode and counters. */
+struct ktest_wp {
+	char mode[16];			/* enforce, warn or off */
+	unsigned long long alias_sealed, seals, verifications, verification_failures;
+	unsigned long long refused_changes, staging_bytes, staging_high_water_bytes;
+	unsigned long long staging_failed_allocations;
+};
+
+/* Read them; 0, or -1 (with a FAIL line). */
+int ktest_wp(struct ktest_wp *w);
 /* Address of the JITed code of program FD (its main function), or 0. */
 unsigned long long ktest_jited_addr(int fd);
 
