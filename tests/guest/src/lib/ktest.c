@@ -132,69 +132,31 @@ ssize_t ktest_read_iter(struct bpf_program *prog, char *buf, size_t size)
 #define REGION_FILE "/sys/kernel/debug/bpf_jit/region"
 #define WP_FILE "/sys/kernel/debug/bpf_jit/wp"
 
-int ktest_region(struct ktest_region *r)
+struct kv {
+	const char *key;
+	unsigned long long *val;
+};
+
+/*
+ * Read the "key: value" lines of the debugfs file PATH: the numbers of
+ * KEYS, and the word of its "mode" line into MODE. 0, or -1 (with a FAIL
+ * line) when the file cannot be read or lacks a key.
+ */
+static int read_kv(const char *path, const struct kv *keys, int nkeys, char *mode,
+		   size_t mode_size)
 {
-	struct {
-		const char *key;
-		unsigned long long *val;
-	} keys[] = {
-		{ "start", &r->start }, { "end", &r->end }, { "size", &r->size },
-		{ "window_start", &r->window_start }, { "window_end", &r->window_end },
-		{ "in_use_bytes", &r->in_use_bytes }, { "high_water_bytes", &r->high_water_bytes },
-		{ "allocations", &r->allocations }, { "failed_allocations", &r->failed_allocations },
-		{ "mode", &r->on },
-	};
-	const int nkeys = sizeof(keys) / sizeof(keys[0]);
 	char key[64], val[64];
-	FILE *f = fopen(REGION_FILE, "r");
+	FILE *f = fopen(path, "r");
 	int n = 0, i;
 
 	if (!f) {
-		printf("FAIL: open %s: %s\n", REGION_FILE, strerror(errno));
+		printf("FAIL: open %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	memset(r, 0, sizeof(*r));
-	while (fscanf(f, " %63[^:]: %63s", key, val) == 2)
-		for (i = 0; i < nkeys; i++)
-			if (!strcmp(key, keys[i].key)) {
-				*keys[i].val = strcmp(key, "mode") ? strtoull(val, NULL, 0) :
-					       !strcmp(val, "on");
-				n++;
-			}
-	fclose(f);
-	if (n != nkeys) {
-		printf("FAIL: %s: %d of its %d keys read\n", REGION_FILE, n, nkeys);
-		return -1;
-	}
-	return 0;
-}
-
-int ktest_wp(struct ktest_wp *w)
-{
-	struct {
-		const char *key;
-		unsigned long long *val;
-	} keys[] = {
-		{ "alias_sealed", &w->alias_sealed }, { "seals", &w->seals },
-		{ "verifications", &w->verifications },
-		{ "verification_failures", &w->verification_failures },
-		{ "refused_changes", &w->refused_changes }, { "staging_bytes", &w->staging_bytes },
-		{ "staging_high_water_bytes", &w->staging_high_water_bytes },
-		{ "staging_failed_allocations", &w->staging_failed_allocations },
-	};
-	const int nkeys = sizeof(keys) / sizeof(keys[0]);
-	char key[64], val[64];
-	FILE *f = fopen(WP_FILE, "r");
-	int n = 0, i;
-
-	if (!f) {
-		printf("FAIL: open %s: %s\n", WP_FILE, strerror(errno));
-		return -1;
-	}
-	memset(w, 0, sizeof(*w));
+	mode[0] = '\0';
 	while (fscanf(f, " %63[^:]: %63s", key, val) == 2) {
 		if (!strcmp(key, "mode"))
-			snprintf(w->mode, sizeof(w->mode), "%.15s", val);
+			snprintf(mode, mode_size, "%s", val);
 		for (i = 0; i < nkeys; i++)
 			if (!strcmp(key, keys[i].key)) {
 				*keys[i].val = strtoull(val, NULL, 0);
@@ -202,12 +164,43 @@ int ktest_wp(struct ktest_wp *w)
 			}
 	}
 	fclose(f);
-	if (n != nkeys || !w->mode[0]) {
-		printf("FAIL: %s: %d of its %d counters read, mode '%s'\n", WP_FILE, n, nkeys,
-		       w->mode);
+	if (n != nkeys || !mode[0]) {
+		printf("FAIL: %s: %d of its %d counters read, mode '%s'\n", path, n, nkeys, mode);
 		return -1;
 	}
 	return 0;
+}
+
+int ktest_region(struct ktest_region *r)
+{
+	const struct kv keys[] = {
+		{ "start", &r->start }, { "end", &r->end }, { "size", &r->size },
+		{ "window_start", &r->window_start }, { "window_end", &r->window_end },
+		{ "in_use_bytes", &r->in_use_bytes }, { "high_water_bytes", &r->high_water_bytes },
+		{ "allocations", &r->allocations }, { "failed_allocations", &r->failed_allocations },
+	};
+	char mode[64];
+
+	memset(r, 0, sizeof(*r));
+	if (read_kv(REGION_FILE, keys, sizeof(keys) / sizeof(keys[0]), mode, sizeof(mode)))
+		return -1;
+	r->on = !strcmp(mode, "on");
+	return 0;
+}
+
+int ktest_wp(struct ktest_wp *w)
+{
+	const struct kv keys[] = {
+		{ "alias_sealed", &w->alias_sealed }, { "seals", &w->seals },
+		{ "verifications", &w->verifications },
+		{ "verification_failures", &w->verification_failures },
+		{ "refused_changes", &w->refused_changes }, { "staging_bytes", &w->staging_bytes },
+		{ "staging_high_water_bytes", &w->staging_high_water_bytes },
+		{ "staging_failed_allocations", &w->staging_failed_allocations },
+	};
+
+	memset(w, 0, sizeof(*w));
+	return read_kv(WP_FILE, keys, sizeof(keys) / sizeof(keys[0]), w->mode, sizeof(w->mode));
 }
 
 unsigned long long ktest_jited_addr(int fd)
