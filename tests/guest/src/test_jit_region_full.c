@@ -18,7 +18,6 @@
 #include <bpf/libbpf.h>
 #include "ktest.h"
 
-#define ENOTSUPP 524		/* the kernel's, not in user space headers */
 #define FILLER_INSNS 4096	/* JITs to about 16 KiB */
 #define MAX_FILLERS 4000
 #define ROOM 64			/* fillers unloaded to make room at the far end */

@@ -37,7 +37,6 @@
 #define MOVZ_X7_0x4321 0xd2886427U	/* movz x7, #0x4321 */
 #define GOOD 0x1234
 #define TAMPERED 0x4321
-#define ENOTSUPP 524
 
 enum mode { OFF, WARN, ENFORCE };
 
@@ -50,19 +49,6 @@ static int load_victim(void)
 
 	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "wp_victim", "GPL", insns, 2,
 			     NULL);
-}
-
-/* What the program returns, or -1. */
-static long long run(int fd)
-{
-	char data[64] = { 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = data, .data_size_in = sizeof(data));
-
-	if (bpf_prog_test_run_opts(fd, &opts)) {
-		printf("FAIL: test run: %s\n", strerror(errno));
-		return -1;
-	}
-	return opts.retval;
 }
 
 static __u32 prog_id(int fd)
@@ -142,7 +128,7 @@ static int load_attack(enum mode mode, const char *name, int lands, int refused)
 	ok &= EXPECT_EQ(what, err, 0);
 	if (fd < 0)
 		return 0;
-	ret = run(fd);
+	ret = ktest_run_fd(fd);
 	snprintf(what, sizeof(what), "%s: the victim returns %s", name,
 		 lands ? "the tampered value" : "its own value");
 	ok &= EXPECT_EQ(what, ret, lands ? TAMPERED : GOOD);
@@ -172,7 +158,7 @@ static int live_attack(const char *fmt, const char *name, const char *want, int 
 	ok &= expect_outcome(what, want);
 	snprintf(what, sizeof(what), "%s: refused_changes moves by", name);
 	ok &= EXPECT_EQ(what, after.refused_changes - before.refused_changes, refused);
-	ret = run(fd);
+	ret = ktest_run_fd(fd);
 	snprintf(what, sizeof(what), "%s: the victim returns", name);
 	ok &= EXPECT_EQ(what, ret, want_ret);
 	close(fd);
@@ -197,7 +183,7 @@ int main(void)
 	fd = load_victim();
 	if (fd < 0)
 		return printf("FAIL: load the victim: %s\n", strerror(errno)), 1;
-	ok &= EXPECT_EQ("the victim returns 0x1234", run(fd), GOOD);
+	ok &= EXPECT_EQ("the victim returns 0x1234", ktest_run_fd(fd), GOOD);
 	close(fd);
 
 	/* The staging copy: sealed in warn and enforce, kvmalloc() when off. */

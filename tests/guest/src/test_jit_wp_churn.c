@@ -35,14 +35,6 @@ static int load(int n)
 	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "churn", "GPL", insns, n, NULL);
 }
 
-static long long run(int fd)
-{
-	char data[64] = { 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = data, .data_size_in = sizeof(data));
-
-	return bpf_prog_test_run_opts(fd, &opts) ? -1 : opts.retval;
-}
-
 #define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), \
 					       .src_reg = (s), .off = (o), .imm = (i) })
 #define MOV0(i)	INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, i)
@@ -63,7 +55,7 @@ static int single(int n)
 	fd = load(n);
 	if (fd < 0)
 		return printf("FAIL: load %d instructions: %s\n", n, strerror(errno)), -1;
-	ret = run(fd);
+	ret = ktest_run_fd(fd);
 	close(fd);
 	if (ret != n - 2)
 		return printf("FAIL: %d instructions returned %lld\n", n, ret), -1;
@@ -86,7 +78,7 @@ static int multi(void)
 	fd = load(sizeof(p) / sizeof(p[0]));
 	if (fd < 0)
 		return printf("FAIL: load a multi-function program: %s\n", strerror(errno)), -1;
-	ret = run(fd);
+	ret = ktest_run_fd(fd);
 	close(fd);
 	if (ret != 15)
 		return printf("FAIL: the multi-function program returned %lld\n", ret), -1;

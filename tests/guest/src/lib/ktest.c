@@ -84,8 +84,7 @@ struct bpf_program *ktest_prog(struct bpf_object *obj, const char *name)
 	return prog;
 }
 
-int ktest_test_run_skb(struct bpf_program *prog, int repeat,
-		       unsigned int *retval, unsigned int *duration)
+static int test_run(int fd, int repeat, unsigned int *retval, unsigned int *duration)
 {
 	unsigned char pkt[64] = { 0 };
 	LIBBPF_OPTS(bpf_test_run_opts, opts,
@@ -94,7 +93,7 @@ int ktest_test_run_skb(struct bpf_program *prog, int repeat,
 		    .repeat = repeat);
 	int err;
 
-	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
+	err = bpf_prog_test_run_opts(fd, &opts);
 	if (err) {
 		printf("FAIL: BPF_PROG_TEST_RUN: %s\n", strerror(errno));
 		return -1;
@@ -103,6 +102,19 @@ int ktest_test_run_skb(struct bpf_program *prog, int repeat,
 	if (duration)
 		*duration = opts.duration;
 	return 0;
+}
+
+int ktest_test_run_skb(struct bpf_program *prog, int repeat,
+		       unsigned int *retval, unsigned int *duration)
+{
+	return test_run(bpf_program__fd(prog), repeat, retval, duration);
+}
+
+long long ktest_run_fd(int fd)
+{
+	unsigned int retval;
+
+	return test_run(fd, 1, &retval, NULL) ? -1 : retval;
 }
 
 ssize_t ktest_read_iter(struct bpf_program *prog, char *buf, size_t size)

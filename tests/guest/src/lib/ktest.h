@@ -7,6 +7,8 @@
 #include <bpf/libbpf.h>
 
 #define KTEST_SKIP 4
+/* The kernel's error for a program the JIT did not compile, not in user space headers. */
+#define ENOTSUPP 524
 
 /* Print "# what: got X, expected Y" and return false on mismatch. */
 #define EXPECT_EQ(what, got, want)                                          \
@@ -34,6 +36,8 @@ ssize_t ktest_read_iter(struct bpf_program *prog, char *buf, size_t size);
 struct bpf_object *ktest_open(const char *name);
 int ktest_test_run_skb(struct bpf_program *prog, int repeat,
 		       unsigned int *retval, unsigned int *duration);
+/* What program FD returns on a zeroed 64-byte packet, or -1 (with a FAIL line). */
+long long ktest_run_fd(int fd);
 
 /* /sys/kernel/debug/bpf_jit/region, the BPF JIT region's place and usage. */
 struct ktest_region {
