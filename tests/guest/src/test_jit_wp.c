@@ -23,6 +23,7 @@
  * alone, as before this protection): stage, exec and rw land, and the
  * victim returns 0x4321, which shows that the attacks are real. The
  * linear alias of a live program is read-only in every mode (rodata=full).
+ * Writing a weaker mode to /sys/kernel/debug/bpf_jit/wp_mode is refused.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@
 #include "ktest.h"
 
 #define ATTACK_FILE "/sys/kernel/debug/bpf_jit/wp_attack"
+#define MODE_FILE "/sys/kernel/debug/bpf_jit/wp_mode"
 #define MOVZ_X7_0x1234 0xd2824687U	/* movz x7, #0x1234 */
 #define MOVZ_X7_0x4321 0xd2886427U	/* movz x7, #0x4321 */
 #define GOOD 0x1234
@@ -69,6 +71,21 @@ static int attack(const char *cmd)
 		return -1;
 	}
 	return 0;
+}
+
+/* Write MODE to the mode file: 0, or the errno of the refused write. */
+static int set_mode(const char *mode)
+{
+	FILE *f = fopen(MODE_FILE, "w");
+	int err = 0;
+
+	if (!f)
+		return errno;
+	if (fputs(mode, f) < 0 || fflush(f))
+		err = errno;
+	if (fclose(f) && !err)
+		err = errno;
+	return err;
 }
 
 static int outcome(char *out, size_t size)
@@ -209,6 +226,11 @@ int main(void)
 			  mode == ENFORCE ? 1 : mode == WARN ? 2 : 0, GOOD);
 	if (start.alias_sealed)
 		ok &= live_attack("alias %u %08x %08x", "alias", "alias: faulted", 0, GOOD);
+
+	/* At run time the mode can only become stricter. */
+	ok &= EXPECT_EQ("the mode can be set to itself", set_mode(start.mode), 0);
+	if (mode != OFF)
+		ok &= EXPECT_EQ("a weaker mode is refused with EPERM", set_mode("off"), EPERM);
 
 	/* Nothing staged stays allocated. */
 	if (ktest_wp(&end))
