@@ -16,7 +16,12 @@
 #include <bpf/libbpf.h>
 #include "ktest.h"
 
-#define BPF_CALLER "bpf_jit_alloc_exec+"
+/*
+ * Callers of BPF JIT areas: bpf_jit_alloc_exec() (executable memory) and,
+ * with write protection, bpf_jit_alloc_rw() (staging) and
+ * bpf_jit_staging_pool_init() (the staging pool).
+ */
+#define BPF_CALLER "bpf_jit_"
 
 struct layout {
 	int bpf, bpf_in_region, bpf_in_window, other_in_window;

@@ -42,15 +42,27 @@
 
 enum mode { OFF, WARN, ENFORCE };
 
-static int load_victim(void)
+/*
+ * The victim; MULTI: as two functions, main calling f, which returns 0,
+ * then returning 0x1234 itself, so that the attacks hit main, sealed and
+ * checked in the JIT's extra pass.
+ */
+static int load_victim(int multi)
 {
-	struct bpf_insn insns[] = {
+	struct bpf_insn one[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = GOOD },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
+	struct bpf_insn two[] = {
+		{ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_CALL, .imm = 2 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = GOOD },
+		{ .code = BPF_JMP | BPF_EXIT },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
 
-	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "wp_victim", "GPL", insns, 2,
-			     NULL);
+	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "wp_victim", "GPL",
+			     multi ? two : one, multi ? 5 : 2, NULL);
 }
 
 static __u32 prog_id(int fd)
@@ -64,28 +76,11 @@ static __u32 prog_id(int fd)
 /* Write CMD to the attack file. */
 static int attack(const char *cmd)
 {
-	FILE *f = fopen(ATTACK_FILE, "w");
+	int err = ktest_write_file(ATTACK_FILE, cmd);
 
-	if (!f || fputs(cmd, f) < 0 || fclose(f)) {
-		printf("FAIL: write '%s' to %s: %s\n", cmd, ATTACK_FILE, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* Write MODE to the mode file: 0, or the errno of the refused write. */
-static int set_mode(const char *mode)
-{
-	FILE *f = fopen(MODE_FILE, "w");
-	int err = 0;
-
-	if (!f)
-		return errno;
-	if (fputs(mode, f) < 0 || fflush(f))
-		err = errno;
-	if (fclose(f) && !err)
-		err = errno;
-	return err;
+	if (err)
+		printf("FAIL: write '%s' to %s: %s\n", cmd, ATTACK_FILE, strerror(err));
+	return err ? -1 : 0;
 }
 
 static int outcome(char *out, size_t size)
@@ -113,10 +108,10 @@ static int expect_outcome(const char *what, const char *want)
 							   got, want), 1) : 0, 0);
 }
 
-/* Arm a load-time attack, load the victim, and check what happens. */
-static int load_attack(enum mode mode, const char *name, int lands, int refused)
+/* Arm a load-time attack, load the victim (MULTI: its two-function form), check what happens. */
+static int load_attack(enum mode mode, const char *name, int multi, int lands, int refused)
 {
-	char cmd[64], want[64], what[96];
+	char cmd[64], want[64], what[128];
 	struct ktest_wp before, after;
 	int ok = 1, fd, err;
 	long long ret;
@@ -124,7 +119,8 @@ static int load_attack(enum mode mode, const char *name, int lands, int refused)
 	snprintf(cmd, sizeof(cmd), "%s %08x %08x", name, MOVZ_X7_0x1234, MOVZ_X7_0x4321);
 	if (ktest_wp(&before) || attack(cmd))
 		return 0;
-	fd = load_victim();
+	printf("%s attack on the %s victim\n", name, multi ? "two-function" : "one-function");
+	fd = load_victim(multi);
 	err = fd < 0 ? errno : 0;
 	if (ktest_wp(&after))
 		return 0;
@@ -150,8 +146,8 @@ static int load_attack(enum mode mode, const char *name, int lands, int refused)
 		 lands ? "the tampered value" : "its own value");
 	ok &= EXPECT_EQ(what, ret, lands ? TAMPERED : GOOD);
 	if (mode != OFF) {
-		snprintf(what, sizeof(what), "%s: seals moves", name);
-		ok &= EXPECT_EQ(what, after.seals - before.seals, 1);
+		snprintf(what, sizeof(what), "%s: seals moves by its functions", name);
+		ok &= EXPECT_EQ(what, after.seals - before.seals, multi ? 2 : 1);
 	}
 	close(fd);
 	return ok;
@@ -163,7 +159,7 @@ static int live_attack(const char *fmt, const char *name, const char *want, int 
 {
 	struct ktest_wp before, after;
 	char cmd[96], what[96];
-	int ok = 1, fd = load_victim();
+	int ok = 1, fd = load_victim(0);
 	long long ret;
 
 	if (fd < 0)
@@ -185,7 +181,7 @@ static int live_attack(const char *fmt, const char *name, const char *want, int 
 int main(void)
 {
 	struct ktest_wp start, end;
-	int ok = 1, fd;
+	int ok = 1, fd, multi;
 	enum mode mode;
 	char refused[32];
 
@@ -197,18 +193,20 @@ int main(void)
 	mode = !strcmp(start.mode, "enforce") ? ENFORCE : !strcmp(start.mode, "warn") ? WARN : OFF;
 	printf("mode %s, linear alias sealed %llu\n", start.mode, start.alias_sealed);
 
-	fd = load_victim();
-	if (fd < 0)
-		return printf("FAIL: load the victim: %s\n", strerror(errno)), 1;
-	ok &= EXPECT_EQ("the victim returns 0x1234", ktest_run_fd(fd), GOOD);
-	close(fd);
+	for (multi = 0; multi < 2; multi++) {
+		fd = load_victim(multi);
+		if (fd < 0)
+			return printf("FAIL: load the victim: %s\n", strerror(errno)), 1;
+		ok &= EXPECT_EQ("the victim returns 0x1234", ktest_run_fd(fd), GOOD);
+		close(fd);
 
-	/* The staging copy: sealed in warn and enforce, kvmalloc() when off. */
-	ok &= load_attack(mode, "stage", mode == OFF, 0);
-	if (start.alias_sealed)
-		ok &= load_attack(mode, "stage_alias", mode == OFF, 0);
-	/* The executable image between copy and verification. */
-	ok &= load_attack(mode, "exec", 1, mode == ENFORCE);
+		/* The staging copy: sealed in warn and enforce, kvmalloc() when off. */
+		ok &= load_attack(mode, "stage", multi, mode == OFF, 0);
+		if (start.alias_sealed)
+			ok &= load_attack(mode, "stage_alias", multi, mode == OFF, 0);
+		/* The executable image between copy and verification. */
+		ok &= load_attack(mode, "exec", multi, 1, mode == ENFORCE);
+	}
 
 	/* The live program's page. */
 	/* In warn mode, the set_memory_ro() after the write is reported too. */
@@ -228,9 +226,9 @@ int main(void)
 		ok &= live_attack("alias %u %08x %08x", "alias", "alias: faulted", 0, GOOD);
 
 	/* At run time the mode can only become stricter. */
-	ok &= EXPECT_EQ("the mode can be set to itself", set_mode(start.mode), 0);
+	ok &= EXPECT_EQ("the mode can be set to itself", ktest_write_file(MODE_FILE, start.mode), 0);
 	if (mode != OFF)
-		ok &= EXPECT_EQ("a weaker mode is refused with EPERM", set_mode("off"), EPERM);
+		ok &= EXPECT_EQ("a weaker mode is refused with EPERM", ktest_write_file(MODE_FILE, "off"), EPERM);
 
 	/* Nothing staged stays allocated. */
 	if (ktest_wp(&end))

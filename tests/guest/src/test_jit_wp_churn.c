@@ -20,118 +20,13 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "jit_loads.h"
 #include "ktest.h"
 
 #define WORKERS 2
 #define ITERATIONS 4500		/* per worker; 1.125 loads per iteration on average */
 #define MIN_LOADS 10000
 #define MAX_INSNS 2048
-#define LEN 64			/* skb->len of test_run's 64-byte packet */
-
-static struct bpf_insn insns[MAX_INSNS];
-
-static int load(int n)
-{
-	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "churn", "GPL", insns, n, NULL);
-}
-
-#define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), \
-					       .src_reg = (s), .off = (o), .imm = (i) })
-#define MOV0(i)	INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, i)
-#define ADD0(i)	INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_0, 0, 0, i)
-#define EXIT	INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
-#define CALL(to) INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, to)
-
-/* r0 = 0, then N - 2 times r0 += 1: returns N - 2. */
-static int single(int n)
-{
-	int fd, i;
-	long long ret;
-
-	insns[0] = MOV0(0);
-	for (i = 1; i < n - 1; i++)
-		insns[i] = ADD0(1);
-	insns[n - 1] = EXIT;
-	fd = load(n);
-	if (fd < 0)
-		return printf("FAIL: load %d instructions: %s\n", n, strerror(errno)), -1;
-	ret = ktest_run_fd(fd);
-	close(fd);
-	if (ret != n - 2)
-		return printf("FAIL: %d instructions returned %lld\n", n, ret), -1;
-	return 1;
-}
-
-/* main calls f1, which calls f2, which calls f3: 1 + 2 + 3 + 4 + 5 = 15. */
-static int multi(void)
-{
-	struct bpf_insn p[] = {
-		CALL(2), ADD0(5), EXIT,		/* main: f1() + 5 */
-		CALL(2), ADD0(4), EXIT,		/* f1: f2() + 4 */
-		CALL(2), ADD0(3), EXIT,		/* f2: f3() + 3 */
-		MOV0(1), ADD0(2), EXIT,		/* f3: 1 + 2 */
-	};
-	long long ret;
-	int fd;
-
-	memcpy(insns, p, sizeof(p));
-	fd = load(sizeof(p) / sizeof(p[0]));
-	if (fd < 0)
-		return printf("FAIL: load a multi-function program: %s\n", strerror(errno)), -1;
-	ret = ktest_run_fd(fd);
-	close(fd);
-	if (ret != 15)
-		return printf("FAIL: the multi-function program returned %lld\n", ret), -1;
-	return 1;
-}
-
-/* fentry and fexit on TARGET: two loads and a trampoline. */
-static int tracing(struct bpf_program *target)
-{
-	struct bpf_object *obj = ktest_open("jit_attach");
-	struct bpf_program *entry = ktest_prog(obj, "on_entry");
-	struct bpf_program *fexit = ktest_prog(obj, "on_exit");
-	struct bpf_link *l1 = NULL, *l2 = NULL;
-	unsigned int retval = 0;
-	int err;
-
-	bpf_program__set_autoload(ktest_prog(obj, "new_replace_me"), false);
-	bpf_program__set_attach_target(entry, bpf_program__fd(target), "traced");
-	bpf_program__set_attach_target(fexit, bpf_program__fd(target), "traced");
-	err = bpf_object__load(obj);
-	if (!err) {
-		l1 = bpf_program__attach_trace(entry);
-		l2 = bpf_program__attach_trace(fexit);
-	}
-	if (err || !l1 || !l2 || ktest_test_run_skb(target, 1, &retval, NULL) ||
-	    retval != LEN * 2) {
-		printf("FAIL: fentry/fexit: load %d, attach %d %d, traced returned %u\n",
-		       err, !!l1, !!l2, retval);
-		err = -1;
-	}
-	bpf_link__destroy(l1);
-	bpf_link__destroy(l2);
-	bpf_object__close(obj);
-	return err ? -1 : 2;
-}
-
-/* A bpf_dummy_ops test run: a load, and a trampoline per run. */
-static int struct_ops(void)
-{
-	struct bpf_object *obj = ktest_open("cfi_struct_ops");
-	__u64 args[1] = { 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
-	int err = bpf_object__load(obj);
-
-	if (!err)
-		err = bpf_prog_test_run_opts(bpf_program__fd(ktest_prog(obj, "test_1")), &opts);
-	if (err || opts.retval != 0xf2f3f4f5) {
-		printf("FAIL: struct_ops test_1: %d, returned %#x\n", err, opts.retval);
-		err = -1;
-	}
-	bpf_object__close(obj);
-	return err ? -1 : 1;
-}
 
 /* One worker: its loads written to FD, exit status 0 if all went well. */
 static int worker(int id, int fd)
@@ -146,19 +41,20 @@ static int worker(int id, int fd)
 	for (i = 0; i < ITERATIONS; i++) {
 		switch (i % 8) {
 		case 5:
-			n = multi();
+			n = jl_multi();
 			break;
 		case 6:
-			n = tracing(target);
+			n = jl_tracing(target);
 			break;
 		case 7:
-			n = struct_ops();
+			n = jl_struct_ops();
 			break;
 		default:
-			n = single(10 + rand() % (MAX_INSNS - 9));
+			n = jl_single(10 + rand() % (MAX_INSNS - 9));
 		}
 		if (n < 0)
-			return printf("FAIL: worker %d, iteration %d\n", id, i), 1;
+			return printf("FAIL: worker %d, iteration %d: %s\n", id, i,
+				      n == JL_WRONG ? "wrong result" : strerror(-n)), 1;
 		loads += n;
 	}
 	bpf_object__close(calls);

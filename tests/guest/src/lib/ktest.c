@@ -141,6 +141,20 @@ ssize_t ktest_read_iter(struct bpf_program *prog, char *buf, size_t size)
 	return len;
 }
 
+int ktest_write_file(const char *path, const char *str)
+{
+	FILE *f = fopen(path, "w");
+	int err = 0;
+
+	if (!f)
+		return errno;
+	if (fputs(str, f) < 0 || fflush(f))
+		err = errno;
+	if (fclose(f) && !err)
+		err = errno;
+	return err;
+}
+
 #define REGION_FILE "/sys/kernel/debug/bpf_jit/region"
 #define WP_FILE "/sys/kernel/debug/bpf_jit/wp"
 
@@ -209,6 +223,9 @@ int ktest_wp(struct ktest_wp *w)
 		{ "refused_changes", &w->refused_changes }, { "staging_bytes", &w->staging_bytes },
 		{ "staging_high_water_bytes", &w->staging_high_water_bytes },
 		{ "staging_failed_allocations", &w->staging_failed_allocations },
+		{ "staging_pool_bytes", &w->staging_pool_bytes },
+		{ "staging_pool_alias_unmapped", &w->staging_pool_alias_unmapped },
+		{ "staging_pool_misses", &w->staging_pool_misses },
 	};
 
 	memset(w, 0, sizeof(*w));

@@ -39,6 +39,9 @@ int ktest_test_run_skb(struct bpf_program *prog, int repeat,
 /* What program FD returns on a zeroed 64-byte packet, or -1 (with a FAIL line). */
 long long ktest_run_fd(int fd);
 
+/* Write STR to the file PATH: 0, or the errno of the failed open or write. */
+int ktest_write_file(const char *path, const char *str);
+
 /* /sys/kernel/debug/bpf_jit/region, the BPF JIT region's place and usage. */
 struct ktest_region {
 	unsigned long long on;		/* mode: on */
@@ -54,6 +57,7 @@ struct ktest_wp {
 	unsigned long long alias_sealed, seals, verifications, verification_failures;
 	unsigned long long refused_changes, staging_bytes, staging_high_water_bytes;
 	unsigned long long staging_failed_allocations;
+	unsigned long long staging_pool_bytes, staging_pool_alias_unmapped, staging_pool_misses;
 };
 
 /* Read them; 0, or -1 (with a FAIL line). */
