@@ -62,22 +62,6 @@ static int worker(int id, int fd)
 	return write(fd, &loads, sizeof(loads)) == sizeof(loads) ? 0 : 1;
 }
 
-/* Frees are deferred (RCU, workqueues): wait for the bytes to come back. */
-static int settle(const struct ktest_region *r0, const struct ktest_wp *w0,
-		  struct ktest_region *r, struct ktest_wp *w)
-{
-	int i;
-
-	for (i = 0; i < 300; i++) {
-		if (ktest_region(r) || ktest_wp(w))
-			return -1;
-		if (r->in_use_bytes == r0->in_use_bytes && w->staging_bytes == w0->staging_bytes)
-			return 0;
-		usleep(100000);
-	}
-	return 0;
-}
-
 int main(void)
 {
 	struct ktest_region r0, r;
@@ -105,7 +89,7 @@ int main(void)
 	}
 	ok &= EXPECT_EQ("workers that failed", failed, 0);
 	ok &= EXPECT_EQ("at least 10,000 loads", loads >= MIN_LOADS, 1);
-	if (settle(&r0, &w0, &r, &w))
+	if (ktest_settle(&r0, &w0, &r, &w))
 		return 1;
 
 	printf("%ld loads; seals %llu, verifications %llu, staging high water %llu bytes\n",

@@ -134,22 +134,6 @@ static int inject(const char *function, const char *retval)
 	return ok;
 }
 
-/* Frees are deferred (RCU, workqueues): wait for the bytes to come back. */
-static int settle(const struct ktest_region *r0, const struct ktest_wp *w0,
-		  struct ktest_region *r, struct ktest_wp *w)
-{
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		if (ktest_region(r) || ktest_wp(w))
-			return -1;
-		if (r->in_use_bytes == r0->in_use_bytes && w->staging_bytes == w0->staging_bytes)
-			return 0;
-		usleep(100000);
-	}
-	return 0;
-}
-
 int main(void)
 {
 	struct bpf_object *calls = ktest_load("jit_calls");
@@ -173,7 +157,7 @@ int main(void)
 	if (ktest_region(&r0) || ktest_wp(&w0))
 		return 1;
 	if (strcmp(w0.mode, "enforce"))
-		return printf("SKIP: bpf_jit_wp is %s, not enforce\n", w0.mode), KTEST_SKIP;
+		return printf("bpf_jit_wp is %s, not enforce\n", w0.mode), KTEST_SKIP;
 	printf("region in use %llu, staging %llu, pool %llu bytes\n", r0.in_use_bytes,
 	       w0.staging_bytes, w0.staging_pool_bytes);
 
@@ -182,7 +166,7 @@ int main(void)
 
 	for (i = 0; i < sizeof(loads) / sizeof(loads[0]); i++)
 		ok &= EXPECT_EQ(loads[i].name, loads[i].load() > 0, 1);
-	if (settle(&r0, &w0, &r, &w))
+	if (ktest_settle(&r0, &w0, &r, &w))
 		return 1;
 	ok &= EXPECT_EQ("verification failures", w.verification_failures - w0.verification_failures, 0);
 	ok &= EXPECT_EQ("refused permission changes", w.refused_changes - w0.refused_changes, 0);

@@ -232,6 +232,21 @@ int ktest_wp(struct ktest_wp *w)
 	return read_kv(WP_FILE, keys, sizeof(keys) / sizeof(keys[0]), w->mode, sizeof(w->mode));
 }
 
+int ktest_settle(const struct ktest_region *r0, const struct ktest_wp *w0,
+		 struct ktest_region *r, struct ktest_wp *w)
+{
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		if (ktest_region(r) || ktest_wp(w))
+			return -1;
+		if (r->in_use_bytes == r0->in_use_bytes && w->staging_bytes == w0->staging_bytes)
+			return 0;
+		usleep(100000);
+	}
+	return 0;
+}
+
 unsigned long long ktest_jited_addr(int fd)
 {
 	struct bpf_prog_info info;

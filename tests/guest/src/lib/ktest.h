@@ -62,6 +62,13 @@ struct ktest_wp {
 
 /* Read them; 0, or -1 (with a FAIL line). */
 int ktest_wp(struct ktest_wp *w);
+/*
+ * Frees are deferred (RCU, workqueues): read the region's and write
+ * protection's counters into R and W until their bytes in use are back to
+ * those of R0 and W0, or 30 s have passed; 0, or -1 if they cannot be read.
+ */
+int ktest_settle(const struct ktest_region *r0, const struct ktest_wp *w0,
+		 struct ktest_region *r, struct ktest_wp *w);
 /* Address of the JITed code of program FD (its main function), or 0. */
 unsigned long long ktest_jited_addr(int fd);
 
