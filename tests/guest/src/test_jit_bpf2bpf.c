@@ -60,7 +60,7 @@ int main(void)
 	struct bpf_object *obj = ktest_load("jit_calls");
 	struct bpf_program *prog = ktest_prog(obj, "bpf2bpf");
 	__u64 ksyms[8], jlinfo[256];
-	__u32 lens[8], len, i, off, j, nlinfo, outside = 0;
+	__u32 lens[8], len, i, off, j, nlinfo, outside = 0, unordered = 0, prev;
 	struct bpf_line_info linfo[256];
 	unsigned char code[4096];
 	struct bpf_prog_info info;
@@ -104,21 +104,29 @@ int main(void)
 	/*
 	 * Line info: the first record of each function (insn_off at the
 	 * function's start) is the function's entry; every record lies in
-	 * the function it belongs to, the last one whose entry precedes it.
+	 * one function's range, found by range (the pack's first-fit places
+	 * a program's functions in any order), and records, sorted by
+	 * instruction, go through the functions in order.
 	 */
 	nlinfo = info.nr_jited_line_info < 256 ? info.nr_jited_line_info : 256;
 	ok &= EXPECT_EQ("jited line info records, as many as line info",
 			nlinfo > 0 && nlinfo == info.nr_line_info, 1);
 	ok &= EXPECT_EQ("first line info at the main program's entry",
 			nlinfo && jlinfo[0] == ksyms[0], 1);
-	for (j = 0; j < nlinfo; j++) {
-		for (i = info.nr_jited_ksyms; i-- > 0;)
-			if (jlinfo[j] >= ksyms[i])
+	for (j = 0, prev = 0; j < nlinfo; j++) {
+		for (i = 0; i < info.nr_jited_ksyms; i++)
+			if (jlinfo[j] >= ksyms[i] && jlinfo[j] < ksyms[i] + lens[i])
 				break;
-		if (i >= info.nr_jited_ksyms || jlinfo[j] >= ksyms[i] + lens[i])
+		if (i >= info.nr_jited_ksyms)
 			outside++;
+		else if (i < prev)
+			unordered++;
+		else
+			prev = i;
 	}
 	ok &= EXPECT_EQ("jited line info records outside their function", outside, 0);
+	ok &= EXPECT_EQ("jited line info records of an earlier function after a later one",
+			unordered, 0);
 	for (i = 1; i < info.nr_jited_ksyms; i++) {
 		for (j = 0; j < nlinfo && jlinfo[j] != ksyms[i]; j++)
 			;
