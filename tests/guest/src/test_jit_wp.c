@@ -10,6 +10,14 @@
  *   stage        the JIT's staging copy, after sealing
  *   stage_alias  the same through its linear alias
  *   exec         the executable image, between its copy and verification
+ *   preseal      the staging copy once the JIT has emitted it, just
+ *                before the seal (the emission window)
+ *   hole         a word planted in a hole of the staging copy before the
+ *                seal (the victim still returns 0x1234: the hole is not run)
+ *   size         the staging header's size, 64 bytes bigger before the seal
+ *   slot         the pool's record of the slot's size set to 0 before the
+ *                seal, then the staging write after it
+ *   mode         the mode variable and the enforce static key (no victim)
  *   rw           set_memory_rw() on a live program's page, then the write
  *   nx, rox      set_memory_nx() / a second set_memory_rox() on that page
  *   alias        the live program's page through its linear alias
@@ -20,10 +28,14 @@
  * victim never returns 0x4321, the matching counter moves. warn: the same
  * writes fault (the staging copy is sealed), the exec attack and the
  * permission changes are reported and let through. off (the region
- * alone, as before this protection): stage, exec and rw land, and the
- * victim returns 0x4321, which shows that the attacks are real. The
- * linear alias of a live program is read-only in every mode (rodata=full).
- * Writing a weaker mode to /sys/kernel/debug/bpf_jit/wp_mode is refused.
+ * alone, as before this protection): stage, exec, preseal, slot and rw
+ * land, and the victim returns 0x4321, which shows that the attacks are
+ * real. The executable image is checked against a digest of what the JIT
+ * emitted: preseal and hole fail the load in enforce (digest_failures
+ * moves), are reported in warn. A header size that is not the one the JIT
+ * allocated fails the load in every mode. The linear alias of a live
+ * program is read-only in every mode (rodata=full). The mode cannot be
+ * written: neither its variable nor its static key, nor the debugfs file.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -108,8 +120,17 @@ static int expect_outcome(const char *what, const char *want)
 							   got, want), 1) : 0, 0);
 }
 
+/*
+ * What a load-time attack must do: whether its write lands, whether the
+ * load fails (ENOTSUPP), whether the victim then returns the tampered
+ * value, and by how much verification_failures and digest_failures move.
+ */
+struct expect {
+	int lands, refused, tampered, verify_fails, digest_fails;
+};
+
 /* Arm a load-time attack, load the victim (MULTI: its two-function form), check what happens. */
-static int load_attack(enum mode mode, const char *name, int multi, int lands, int refused)
+static int load_attack(enum mode mode, const char *name, int multi, struct expect e)
 {
 	char cmd[64], want[64], what[128];
 	struct ktest_wp before, after;
@@ -124,15 +145,18 @@ static int load_attack(enum mode mode, const char *name, int multi, int lands, i
 	err = fd < 0 ? errno : 0;
 	if (ktest_wp(&after))
 		return 0;
-	snprintf(want, sizeof(want), "%s: %s", name, lands ? "landed" : "faulted");
-	snprintf(what, sizeof(what), "%s: the write %s", name, lands ? "lands" : "faults");
+	snprintf(want, sizeof(want), "%s: %s", name, e.lands ? "landed" : "faulted");
+	snprintf(what, sizeof(what), "%s: the write %s", name, e.lands ? "lands" : "faults");
 	ok &= expect_outcome(what, want);
+	snprintf(what, sizeof(what), "%s: verification_failures moves by", name);
+	ok &= EXPECT_EQ(what, after.verification_failures - before.verification_failures,
+			e.verify_fails);
+	snprintf(what, sizeof(what), "%s: digest_failures moves by", name);
+	ok &= EXPECT_EQ(what, after.digest_failures - before.digest_failures, e.digest_fails);
 
-	if (refused) {
+	if (e.refused) {
 		snprintf(what, sizeof(what), "%s: the load fails with ENOTSUPP", name);
 		ok &= EXPECT_EQ(what, err, ENOTSUPP);
-		snprintf(what, sizeof(what), "%s: verification_failures moves", name);
-		ok &= EXPECT_EQ(what, after.verification_failures - before.verification_failures, 1);
 		if (fd >= 0)
 			close(fd);
 		return ok;
@@ -143,11 +167,13 @@ static int load_attack(enum mode mode, const char *name, int multi, int lands, i
 		return 0;
 	ret = ktest_run_fd(fd);
 	snprintf(what, sizeof(what), "%s: the victim returns %s", name,
-		 lands ? "the tampered value" : "its own value");
-	ok &= EXPECT_EQ(what, ret, lands ? TAMPERED : GOOD);
+		 e.tampered ? "the tampered value" : "its own value");
+	ok &= EXPECT_EQ(what, ret, e.tampered ? TAMPERED : GOOD);
 	if (mode != OFF) {
 		snprintf(what, sizeof(what), "%s: seals moves by its functions", name);
 		ok &= EXPECT_EQ(what, after.seals - before.seals, multi ? 2 : 1);
+		snprintf(what, sizeof(what), "%s: digest_checks moves by its functions", name);
+		ok &= EXPECT_EQ(what, after.digest_checks - before.digest_checks, multi ? 2 : 1);
 	}
 	close(fd);
 	return ok;
@@ -181,7 +207,7 @@ static int live_attack(const char *fmt, const char *name, const char *want, int 
 int main(void)
 {
 	struct ktest_wp start, end;
-	int ok = 1, fd, multi;
+	int ok = 1, fd, multi, off, enforce;
 	enum mode mode;
 	char refused[32];
 
@@ -191,6 +217,8 @@ int main(void)
 	if (ktest_wp(&start))
 		return 1;
 	mode = !strcmp(start.mode, "enforce") ? ENFORCE : !strcmp(start.mode, "warn") ? WARN : OFF;
+	off = mode == OFF;
+	enforce = mode == ENFORCE;
 	printf("mode %s, linear alias sealed %llu\n", start.mode, start.alias_sealed);
 
 	for (multi = 0; multi < 2; multi++) {
@@ -201,11 +229,31 @@ int main(void)
 		close(fd);
 
 		/* The staging copy: sealed in warn and enforce, kvmalloc() when off. */
-		ok &= load_attack(mode, "stage", multi, mode == OFF, 0);
+		ok &= load_attack(mode, "stage", multi,
+				  (struct expect){ .lands = off, .tampered = off });
 		if (start.alias_sealed)
-			ok &= load_attack(mode, "stage_alias", multi, mode == OFF, 0);
-		/* The executable image between copy and verification. */
-		ok &= load_attack(mode, "exec", multi, 1, mode == ENFORCE);
+			ok &= load_attack(mode, "stage_alias", multi,
+					  (struct expect){ .lands = off, .tampered = off });
+		/*
+		 * The executable image between copy and verification: the copy
+		 * check catches it first; in warn mode the digest reports it too.
+		 */
+		ok &= load_attack(mode, "exec", multi,
+				  (struct expect){ .lands = 1, .refused = enforce,
+						   .tampered = !enforce, .verify_fails = !off,
+						   .digest_fails = mode == WARN });
+		/* The emission window: the digest of what the JIT emitted catches it. */
+		ok &= load_attack(mode, "preseal", multi,
+				  (struct expect){ .lands = 1, .refused = enforce,
+						   .tampered = !enforce, .digest_fails = !off });
+		ok &= load_attack(mode, "hole", multi,
+				  (struct expect){ .lands = 1, .refused = enforce,
+						   .digest_fails = !off });
+		/* The size finalize copies: checked against the JIT's in every mode. */
+		ok &= load_attack(mode, "size", multi, (struct expect){ .lands = 1, .refused = 1 });
+		/* The pool's record of a slot's size does not decide what is sealed. */
+		ok &= load_attack(mode, "slot", multi,
+				  (struct expect){ .lands = off, .tampered = off });
 	}
 
 	/* The live program's page. */
@@ -225,10 +273,17 @@ int main(void)
 	if (start.alias_sealed)
 		ok &= live_attack("alias %u %08x %08x", "alias", "alias: faulted", 0, GOOD);
 
-	/* At run time the mode can only become stricter. */
-	ok &= EXPECT_EQ("the mode can be set to itself", ktest_write_file(MODE_FILE, start.mode), 0);
-	if (mode != OFF)
-		ok &= EXPECT_EQ("a weaker mode is refused with EPERM", ktest_write_file(MODE_FILE, "off"), EPERM);
+	/*
+	 * The mode is fixed at boot: a write gadget cannot reach its
+	 * variable or its static key (read-only after init), and debugfs
+	 * cannot change it.
+	 */
+	ok &= attack("mode") == 0;
+	ok &= expect_outcome("mode: the variable and the key fault", "mode: faulted, key faulted");
+	ok &= EXPECT_EQ("writing the mode file fails", ktest_write_file(MODE_FILE, "off") != 0, 1);
+	if (ktest_wp(&end))
+		return 1;
+	ok &= EXPECT_EQ("the mode is still the boot one", strcmp(end.mode, start.mode), 0);
 
 	/* Nothing staged stays allocated. */
 	if (ktest_wp(&end))

@@ -169,6 +169,7 @@ int main(void)
 	if (ktest_settle(&r0, &w0, &r, &w))
 		return 1;
 	ok &= EXPECT_EQ("verification failures", w.verification_failures - w0.verification_failures, 0);
+	ok &= EXPECT_EQ("digest failures", w.digest_failures - w0.digest_failures, 0);
 	ok &= EXPECT_EQ("refused permission changes", w.refused_changes - w0.refused_changes, 0);
 	ok &= EXPECT_EQ("region bytes in use back to the start", r.in_use_bytes, r0.in_use_bytes);
 	ok &= EXPECT_EQ("staging bytes back to the start", w.staging_bytes, w0.staging_bytes);

@@ -226,6 +226,8 @@ int ktest_wp(struct ktest_wp *w)
 		{ "staging_pool_bytes", &w->staging_pool_bytes },
 		{ "staging_pool_alias_unmapped", &w->staging_pool_alias_unmapped },
 		{ "staging_pool_misses", &w->staging_pool_misses },
+		{ "digest_checks", &w->digest_checks },
+		{ "digest_failures", &w->digest_failures },
 	};
 
 	memset(w, 0, sizeof(*w));
