@@ -50,6 +50,27 @@ static int wait_in_use(unsigned long long want, struct ktest_region *r)
 	return 0;
 }
 
+/*
+ * The programs of an earlier test in the same boot are freed deferred:
+ * take the starting usage once it has stayed the same for a second (at
+ * most 20 s), or the test would wait for it to come back to a pack that
+ * was on its way out.
+ */
+static int settled_in_use(struct ktest_region *r)
+{
+	unsigned long long last = ~0ULL;
+	int i, same = 0;
+
+	for (i = 0; i < 200 && same < 10; i++) {
+		if (ktest_region(r))
+			return -1;
+		same = r->in_use_bytes == last ? same + 1 : 0;
+		last = r->in_use_bytes;
+		usleep(100000);
+	}
+	return 0;
+}
+
 int main(void)
 {
 	struct rlimit nofile = { MAX_FILLERS + MAX_TINY + 256, MAX_FILLERS + MAX_TINY + 256 };
@@ -64,7 +85,7 @@ int main(void)
 		unsigned long long entries, exits, exit_ret, entry_len, null_read;
 	} res;
 
-	if (ktest_region(&r0))
+	if (settled_in_use(&r0))
 		return 1;
 	if (!r0.on || r0.size > (32ULL << 20)) {
 		printf("needs a small BPF JIT region (boot with bpf_jit_region=8M); mode %s, %llu MiB\n",
