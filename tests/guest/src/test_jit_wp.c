@@ -17,6 +17,9 @@
  *   size         the staging header's size, 64 bytes bigger before the seal
  *   slot         the pool's record of the slot's size set to 0 before the
  *                seal, then the staging write after it
+ *   occupy       a word written into the executable destination just
+ *                before the copy, as if a live program were there (the
+ *                copy overwrites it: the victim still returns 0x1234)
  *   mode         the mode variable and the enforce static key (no victim)
  *   rw           set_memory_rw() on a live program's page, then the write
  *   nx, rox      set_memory_nx() / a second set_memory_rox() on that page
@@ -33,7 +36,9 @@
  * real. The executable image is checked against a digest of what the JIT
  * emitted: preseal and hole fail the load in enforce (digest_failures
  * moves), are reported in warn. A header size that is not the one the JIT
- * allocated fails the load in every mode. The linear alias of a live
+ * allocated fails the load in every mode. A destination that is not free
+ * fails the load in enforce (occupied_destinations moves), is reported in
+ * warn. The linear alias of a live
  * program is read-only in every mode (rodata=full). The mode cannot be
  * written: neither its variable nor its static key, nor the debugfs file.
  */
@@ -126,7 +131,7 @@ static int expect_outcome(const char *what, const char *want)
  * value, and by how much verification_failures and digest_failures move.
  */
 struct expect {
-	int lands, refused, tampered, verify_fails, digest_fails;
+	int lands, refused, tampered, verify_fails, digest_fails, occupied;
 };
 
 /* Arm a load-time attack, load the victim (MULTI: its two-function form), check what happens. */
@@ -153,6 +158,9 @@ static int load_attack(enum mode mode, const char *name, int multi, struct expec
 			e.verify_fails);
 	snprintf(what, sizeof(what), "%s: digest_failures moves by", name);
 	ok &= EXPECT_EQ(what, after.digest_failures - before.digest_failures, e.digest_fails);
+	snprintf(what, sizeof(what), "%s: occupied_destinations moves by", name);
+	ok &= EXPECT_EQ(what, after.occupied_destinations - before.occupied_destinations,
+			e.occupied);
 
 	if (e.refused) {
 		snprintf(what, sizeof(what), "%s: the load fails with ENOTSUPP", name);
@@ -251,6 +259,10 @@ int main(void)
 						   .digest_fails = !off });
 		/* The size finalize copies: checked against the JIT's in every mode. */
 		ok &= load_attack(mode, "size", multi, (struct expect){ .lands = 1, .refused = 1 });
+		/* The executable destination must be free (all BRK) before the copy. */
+		ok &= load_attack(mode, "occupy", multi,
+				  (struct expect){ .lands = 1, .refused = enforce,
+						   .occupied = !off });
 		/* The pool's record of a slot's size does not decide what is sealed. */
 		ok &= load_attack(mode, "slot", multi,
 				  (struct expect){ .lands = off, .tampered = off });

@@ -228,6 +228,7 @@ int ktest_wp(struct ktest_wp *w)
 		{ "staging_pool_misses", &w->staging_pool_misses },
 		{ "digest_checks", &w->digest_checks },
 		{ "digest_failures", &w->digest_failures },
+		{ "occupied_destinations", &w->occupied_destinations },
 	};
 
 	memset(w, 0, sizeof(*w));

@@ -58,7 +58,7 @@ struct ktest_wp {
 	unsigned long long refused_changes, staging_bytes, staging_high_water_bytes;
 	unsigned long long staging_failed_allocations;
 	unsigned long long staging_pool_bytes, staging_pool_alias_unmapped, staging_pool_misses;
-	unsigned long long digest_checks, digest_failures;
+	unsigned long long digest_checks, digest_failures, occupied_destinations;
 };
 
 /* Read them; 0, or -1 (with a FAIL line). */
