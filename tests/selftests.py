@@ -168,18 +168,39 @@ TEST_BPF_LINE = re.compile(r"^test_bpf: #(\d+) (.*)$")
 TEST_BPF_SUMMARY = re.compile(r"^test_bpf: (?:(\w+): )?Summary: ")
 
 
+TEST_BPF_VERDICT = re.compile(r"(PASS|FAIL|UNEXPECTED_\w+)")
+TEST_BPF_CONT = re.compile(r"^(jited:\d.*|(PASS|FAIL|UNEXPECTED_\w+).*)$")
+
+
+def test_bpf_rest(rest, lines, i):
+    """The rest of test #N's line: test_bpf prints its verdict with
+    pr_cont(), so another message (an hrtimer warning, say) can come
+    between the description and "jited:J ... PASS", which then starts a
+    line of its own. Join the first such continuation of the next few
+    lines that are not test_bpf's own."""
+    if TEST_BPF_VERDICT.search(rest):
+        return rest
+    for line in lines[i:i + 5]:
+        if line.startswith("test_bpf:"):
+            break
+        if TEST_BPF_CONT.match(line):
+            return rest.rstrip() + " " + line
+    return rest
+
+
 def parse_test_bpf(log, times):
     """lib/test_bpf.ko's messages: "#N DESCR [jited:J] [NS...] PASS" or a
     failure, per suite; a suite ends with its Summary line (the first,
     test_bpf's, names none)."""
     rows, ends, pending = [], {}, []
     last = 0.0
-    for i, line in enumerate(log.splitlines(), 1):
+    lines = log.splitlines()
+    for i, line in enumerate(lines, 1):
         m = TEST_BPF_LINE.match(line)
         if m:
-            rest = m.group(2)
+            rest = test_bpf_rest(m.group(2), lines, i)
             descr = rest.split(" jited:")[0] if " jited:" in rest else \
-                re.sub(r" (PASS|FAIL.*|UNEXPECTED_.*)$", "", rest)
+                re.sub(r" (PASS|FAIL.*|UNEXPECTED_.*)$", "", rest).rstrip()
             ok = rest.endswith("PASS") and not rest.endswith("UNEXPECTED_PASS")
             pending.append((f"#{m.group(1)} {descr}", "PASS" if ok else "FAIL", i))
             continue
