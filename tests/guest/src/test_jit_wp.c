@@ -20,6 +20,9 @@
  *   occupy       a word written into the executable destination just
  *                before the copy, as if a live program were there (the
  *                copy overwrites it: the victim still returns 0x1234)
+ *   insn         the victim's BPF instruction "r0 = 0x1234" made
+ *                "r0 = 0x4321" in its writable instructions, once the
+ *                verifier is done with them and before the JIT starts
  *   mode         the mode variable and the enforce static key (no victim)
  *   rw           set_memory_rw() on a live program's page, then the write
  *   nx, rox      set_memory_nx() / a second set_memory_rox() on that page
@@ -38,7 +41,10 @@
  * moves), are reported in warn. A header size that is not the one the JIT
  * allocated fails the load in every mode. A destination that is not free
  * fails the load in enforce (occupied_destinations moves), is reported in
- * warn. The linear alias of a live
+ * warn. The JIT compiles the sealed copy of what the verifier approved:
+ * instructions changed after the verifier fail the load in enforce
+ * (insn_failures moves), are reported in warn, which compiles the sealed
+ * copy (the victim returns 0x1234). The linear alias of a live
  * program is read-only in every mode (rodata=full). The mode cannot be
  * written: neither its variable nor its static key, nor the debugfs file.
  */
@@ -131,7 +137,7 @@ static int expect_outcome(const char *what, const char *want)
  * value, and by how much verification_failures and digest_failures move.
  */
 struct expect {
-	int lands, refused, tampered, verify_fails, digest_fails, occupied;
+	int lands, refused, tampered, verify_fails, digest_fails, occupied, insn_fails;
 };
 
 /* Arm a load-time attack, load the victim (MULTI: its two-function form), check what happens. */
@@ -142,7 +148,11 @@ static int load_attack(enum mode mode, const char *name, int multi, struct expec
 	int ok = 1, fd, err;
 	long long ret;
 
-	snprintf(cmd, sizeof(cmd), "%s %08x %08x", name, MOVZ_X7_0x1234, MOVZ_X7_0x4321);
+	/* insn rewrites a BPF instruction's imm, the others an arm64 instruction. */
+	if (!strcmp(name, "insn"))
+		snprintf(cmd, sizeof(cmd), "%s %08x %08x", name, GOOD, TAMPERED);
+	else
+		snprintf(cmd, sizeof(cmd), "%s %08x %08x", name, MOVZ_X7_0x1234, MOVZ_X7_0x4321);
 	if (ktest_wp(&before) || attack(cmd))
 		return 0;
 	printf("%s attack on the %s victim\n", name, multi ? "two-function" : "one-function");
@@ -161,6 +171,8 @@ static int load_attack(enum mode mode, const char *name, int multi, struct expec
 	snprintf(what, sizeof(what), "%s: occupied_destinations moves by", name);
 	ok &= EXPECT_EQ(what, after.occupied_destinations - before.occupied_destinations,
 			e.occupied);
+	snprintf(what, sizeof(what), "%s: insn_failures moves by", name);
+	ok &= EXPECT_EQ(what, after.insn_failures - before.insn_failures, e.insn_fails);
 
 	if (e.refused) {
 		snprintf(what, sizeof(what), "%s: the load fails with ENOTSUPP", name);
@@ -182,6 +194,8 @@ static int load_attack(enum mode mode, const char *name, int multi, struct expec
 		ok &= EXPECT_EQ(what, after.seals - before.seals, multi ? 2 : 1);
 		snprintf(what, sizeof(what), "%s: digest_checks moves by its functions", name);
 		ok &= EXPECT_EQ(what, after.digest_checks - before.digest_checks, multi ? 2 : 1);
+		snprintf(what, sizeof(what), "%s: insn_seals moves by its functions", name);
+		ok &= EXPECT_EQ(what, after.insn_seals - before.insn_seals, multi ? 2 : 1);
 	}
 	close(fd);
 	return ok;
@@ -263,6 +277,10 @@ int main(void)
 		ok &= load_attack(mode, "occupy", multi,
 				  (struct expect){ .lands = 1, .refused = enforce,
 						   .occupied = !off });
+		/* What the JIT compiles is what the verifier approved. */
+		ok &= load_attack(mode, "insn", multi,
+				  (struct expect){ .lands = 1, .refused = enforce,
+						   .tampered = off, .insn_fails = !off });
 		/* The pool's record of a slot's size does not decide what is sealed. */
 		ok &= load_attack(mode, "slot", multi,
 				  (struct expect){ .lands = off, .tampered = off });

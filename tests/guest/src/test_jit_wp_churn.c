@@ -92,16 +92,20 @@ int main(void)
 	if (ktest_settle(&r0, &w0, &r, &w))
 		return 1;
 
-	printf("%ld loads; seals %llu, verifications %llu, digest checks %llu, staging high water %llu bytes\n",
+	printf("%ld loads; seals %llu, verifications %llu, digest checks %llu, instructions sealed %llu, checked %llu, staging high water %llu bytes\n",
 	       loads, w.seals - w0.seals, w.verifications - w0.verifications,
-	       w.digest_checks - w0.digest_checks, w.staging_high_water_bytes);
+	       w.digest_checks - w0.digest_checks, w.insn_seals - w0.insn_seals,
+	       w.insn_checks - w0.insn_checks, w.staging_high_water_bytes);
 	if (strcmp(w0.mode, "off"))
-		ok &= EXPECT_EQ("an image sealed, verified and digest-checked per load at least",
+		ok &= EXPECT_EQ("an image sealed, verified and digest-checked per load at least, its instructions sealed and checked",
 				w.seals - w0.seals >= (unsigned long long)loads &&
 				w.verifications - w0.verifications >= (unsigned long long)loads &&
-				w.digest_checks - w0.digest_checks >= (unsigned long long)loads, 1);
+				w.digest_checks - w0.digest_checks >= (unsigned long long)loads &&
+				w.insn_seals - w0.insn_seals >= (unsigned long long)loads &&
+				w.insn_checks - w0.insn_checks >= (unsigned long long)loads, 1);
 	ok &= EXPECT_EQ("verification failures", w.verification_failures - w0.verification_failures, 0);
 	ok &= EXPECT_EQ("digest failures", w.digest_failures - w0.digest_failures, 0);
+	ok &= EXPECT_EQ("instruction check failures", w.insn_failures - w0.insn_failures, 0);
 	ok &= EXPECT_EQ("refused permission changes", w.refused_changes - w0.refused_changes, 0);
 	ok &= EXPECT_EQ("failed staging allocations",
 			w.staging_failed_allocations - w0.staging_failed_allocations, 0);

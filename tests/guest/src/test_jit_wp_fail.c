@@ -170,6 +170,7 @@ int main(void)
 		return 1;
 	ok &= EXPECT_EQ("verification failures", w.verification_failures - w0.verification_failures, 0);
 	ok &= EXPECT_EQ("digest failures", w.digest_failures - w0.digest_failures, 0);
+	ok &= EXPECT_EQ("instruction check failures", w.insn_failures - w0.insn_failures, 0);
 	ok &= EXPECT_EQ("refused permission changes", w.refused_changes - w0.refused_changes, 0);
 	ok &= EXPECT_EQ("region bytes in use back to the start", r.in_use_bytes, r0.in_use_bytes);
 	ok &= EXPECT_EQ("staging bytes back to the start", w.staging_bytes, w0.staging_bytes);

@@ -229,6 +229,8 @@ int ktest_wp(struct ktest_wp *w)
 		{ "digest_checks", &w->digest_checks },
 		{ "digest_failures", &w->digest_failures },
 		{ "occupied_destinations", &w->occupied_destinations },
+		{ "insn_seals", &w->insn_seals }, { "insn_checks", &w->insn_checks },
+		{ "insn_failures", &w->insn_failures },
 	};
 
 	memset(w, 0, sizeof(*w));

@@ -59,6 +59,7 @@ struct ktest_wp {
 	unsigned long long staging_failed_allocations;
 	unsigned long long staging_pool_bytes, staging_pool_alias_unmapped, staging_pool_misses;
 	unsigned long long digest_checks, digest_failures, occupied_destinations;
+	unsigned long long insn_seals, insn_checks, insn_failures;
 };
 
 /* Read them; 0, or -1 (with a FAIL line). */
