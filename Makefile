@@ -20,10 +20,12 @@
 #   make checkpatch  scripts/checkpatch.pl --strict on every patch of the series
 #   make check-series build and boot the series one patch at a time
 #                    -> build/series-check/
+#   make check-arches compile the series' generic and other JITs' files for
+#                    x86_64, riscv and powerpc (W=1, warning-free)
 ARCH ?= arm64
 VARIANT ?= series
 VARIANTS := $(shell awk '!/^\#/ && NF { print $$1 }' vm/variants)
-SHELL_SCRIPTS := vm/tree vm/checkpatch vm/check-series vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
+SHELL_SCRIPTS := vm/tree vm/checkpatch vm/check-series vm/check-arches vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
 	vm/guest/init tests/run tests/guest/run-tests .ci/run \
 	benchmarks/plugin/build benchmarks/plugin/test \
 	vm/build-selftests tests/selftests tests/guest/run-selftests tests/guest/run-expect-cfi \
@@ -34,7 +36,7 @@ B ?= series
 SUBSET ?= 0
 
 .PHONY: all deps tree patches kernel kernels rootfs shell test bench report plots \
-	shellcheck checkpatch check-series selftests selftests-compare
+	shellcheck checkpatch check-series check-arches selftests selftests-compare
 
 all: deps
 	$(MAKE) tree
@@ -95,6 +97,9 @@ selftests-compare:
 check-series: tree
 	$(MAKE) rootfs VARIANT=series
 	vm/check-series
+
+check-arches: tree
+	vm/check-arches
 
 shellcheck:
 	shellcheck -x $(SHELL_SCRIPTS)
