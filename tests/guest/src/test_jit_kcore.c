@@ -4,18 +4,30 @@
  * the segment of /proc/kcore's program headers that covers a loaded
  * program's JITed address is the region's own (exactly its start and size)
  * when the region is on, and reading the program's bytes through it gives
- * what BPF_OBJ_GET_INFO_BY_FD returns as jited_prog_insns.
+ * what BPF_OBJ_GET_INFO_BY_FD returns as jited_prog_insns. With the region
+ * on, the whole region reads through it, as a dumper would read it, and so
+ * does the staging pool (its pages have no linear alias, through which
+ * vread_iter() reads) again and again while another process loads
+ * programs, so that its slots are mapped while they are read: no read may
+ * come up short, and the runner fails the test on any Oops.
  */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "jit_loads.h"
 #include "ktest.h"
+
+#define CHUNK (1 << 20)
+#define POOL_READS 50
 
 /* The PT_LOAD header of /proc/kcore that covers ADDR; 0, or -1 (with a FAIL line). */
 static int kcore_segment(int fd, unsigned long long addr, Elf64_Phdr *out)
@@ -37,6 +49,78 @@ static int kcore_segment(int fd, unsigned long long addr, Elf64_Phdr *out)
 		}
 	}
 	return printf("FAIL: no /proc/kcore segment covers 0x%llx\n", addr), -1;
+}
+
+/* Read [START, START + SIZE) through SEG of FD; 0, or -1 (with a FAIL line). */
+static int read_range(int fd, const Elf64_Phdr *seg, unsigned long long start,
+		      unsigned long long size, char *buf)
+{
+	unsigned long long off;
+	size_t len;
+	ssize_t n;
+
+	for (off = 0; off < size; off += len) {
+		len = size - off < CHUNK ? size - off : CHUNK;
+		n = pread(fd, buf, len, seg->p_offset + (start - seg->p_vaddr) + off);
+		if (n != (ssize_t)len)
+			return printf("FAIL: read 0x%llx through /proc/kcore: %zd of %zu bytes: %s\n",
+				      start + off, n, len, n < 0 ? strerror(errno) : "short"), -1;
+	}
+	return 0;
+}
+
+/* The staging pool's range, from /proc/vmallocinfo; 0, or -1 (with a FAIL line). */
+static int pool_range(unsigned long long *start, unsigned long long *end)
+{
+	FILE *f = fopen("/proc/vmallocinfo", "r");
+	char line[512];
+	int found = 0;
+
+	if (!f)
+		return printf("FAIL: open /proc/vmallocinfo: %s\n", strerror(errno)), -1;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, "bpf_jit_staging_pool_init") &&
+			sscanf(line, "0x%llx-0x%llx", start, end) == 2;
+	fclose(f);
+	return found ? 0 : (printf("FAIL: no staging pool in /proc/vmallocinfo\n"), -1);
+}
+
+/*
+ * The whole region, then the staging pool POOL_READS times while a child
+ * loads programs of JL_MAX_INSNS instructions; 1 if every read was whole.
+ */
+static int read_region(int fd, const Elf64_Phdr *seg, const struct ktest_region *r)
+{
+	unsigned long long pool_start, pool_end;
+	char *buf = malloc(CHUNK);
+	int ok = 1, i, good = 1;
+	pid_t child;
+
+	if (!buf)
+		return printf("FAIL: out of memory\n"), 0;
+	ok &= EXPECT_EQ("the whole region reads through /proc/kcore",
+			read_range(fd, seg, r->start, r->size, buf), 0);
+	if (pool_range(&pool_start, &pool_end))
+		return free(buf), 0;
+	printf("staging pool 0x%llx-0x%llx\n", pool_start, pool_end);
+	ok &= EXPECT_EQ("the pool lies in the region",
+			pool_start >= r->start && pool_end <= r->end, 1);
+	child = fork();
+	if (child < 0)
+		return free(buf), printf("FAIL: fork: %s\n", strerror(errno)), 0;
+	if (child == 0) {
+		/* Loads until killed, or until the parent dies (an Oops). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;)
+			jl_single(JL_MAX_INSNS);
+	}
+	for (i = 0; i < POOL_READS && good; i++)
+		good = !read_range(fd, seg, pool_start, pool_end - pool_start, buf);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	ok &= EXPECT_EQ("the pool reads through /proc/kcore during loads", good, 1);
+	free(buf);
+	return ok;
 }
 
 int main(void)
@@ -101,6 +185,8 @@ int main(void)
 			!memcmp(read_back, jited, func_len), 1);
 	if (n == func_len && ok)
 		printf("first instruction: 0x%08x\n", *(unsigned int *)read_back);
+	if (r.on && seg.p_vaddr == r.start && seg.p_memsz == r.size)
+		ok &= read_region(fd, &seg, &r);
 	close(fd);
 	bpf_object__close(obj);
 	return ok ? 0 : 1;
