@@ -89,6 +89,22 @@ kernel_make_init() {
 }
 rootfs_dir() { echo "$build/rootfs/$1-$2"; }
 
+# variant_fragment VARIANT: vm/configs/common.config, then VARIANT's
+# fragment with each "#include NAME.config" line replaced by that fragment.
+variant_fragment() {
+	local line
+	cat "$top/vm/configs/common.config"
+	while IFS= read -r line; do
+		if [[ $line =~ ^#include\ ([a-z0-9-]+\.config)$ ]]; then
+			[ -f "$top/vm/configs/${BASH_REMATCH[1]}" ] ||
+				die "vm/configs/$1.config includes ${BASH_REMATCH[1]}, which does not exist"
+			cat "$top/vm/configs/${BASH_REMATCH[1]}"
+		else
+			printf '%s\n' "$line"
+		fi
+	done <"$top/vm/configs/$1.config"
+}
+
 # The selftests subset of vm/selftests.list: subset_runners prints its
 # runners (test_progs when it names test_progs tests), subset_progs_args the
 # test_progs arguments that select its tests.
