@@ -14,6 +14,13 @@ from runs import CLOCK_ORDER
 Key = namedtuple("Key", "clock workload case x metric")
 Summary = namedtuple("Summary", "median p5 p95 n")
 Comparison = namedtuple("Comparison", "ratio ratio_ci delta delta_ci")
+Paired = namedtuple("Paired", "ratio ratio_ci coverage n")
+
+# Clocks whose rounds line up across configurations: under icount a boot is
+# a deterministic function of the image and its arguments, so round r of one
+# configuration meets the same interrupts and deferred work as round r of
+# another, and their ratio cancels them. Wall-clock rounds share nothing.
+PAIRED_CLOCKS = ("icount",)
 
 
 def xsort(x):
@@ -65,12 +72,14 @@ class Points:
         self.baseline = run.baseline
         self.configs = run.configs
         self.values = {}     # Key -> {config: [values]}
+        self.rounds = {}     # Key -> {config: {(boot, round): value}}
         self.units = {}      # Key -> unit
         first = {}           # first-appearance rank of workloads, cases, metrics
         self.samples = used(run)
         for s in self.samples:
             key = Key(s.clock, s.workload, s.case, s.x, s.metric)
             self.values.setdefault(key, {}).setdefault(s.config, []).append(s.value)
+            self.rounds.setdefault(key, {}).setdefault(s.config, {})[(s.boot, s.round)] = s.value
             self.units.setdefault(key, s.unit)
             for field in ("workload", "case", "metric"):
                 first.setdefault((field, getattr(s, field)), len(first))
@@ -83,6 +92,7 @@ class Points:
         self.keys = sorted(self.values, key=order)
         self._summaries = {}
         self._comparisons = {}
+        self._paired = {}
 
     def select(self, clock=None, workload=None, case=None, metric=None):
         """Keys matching every given field, in table order."""
@@ -120,3 +130,26 @@ class Points:
 
     def unit(self, key):
         return self.units[key]
+
+    def paired(self, key, config, reference=None):
+        """config against reference round by round (icount only, see
+        PAIRED_CLOCKS): the median of the per-round ratios and its
+        order-statistic interval (stats.median_interval), or None when the
+        clock does not pair or either side lacks values. Rounds in one boot
+        are not independent samples: the interval describes the spread over
+        rounds, which is what remains once the shared interference cancels."""
+        if reference is None:
+            reference = self.baseline
+        if (key.clock not in PAIRED_CLOCKS or config == reference
+                or not self.has(key, config) or not self.has(key, reference)):
+            return None
+        memo = (key, config, reference)
+        if memo not in self._paired:
+            r = stats.paired_ratios(self.rounds[key][reference], self.rounds[key][config])
+            if not r:
+                self._paired[memo] = None
+            else:
+                ci = stats.median_interval(r)
+                self._paired[memo] = Paired(stats.median(r), ci and ci[:2],
+                                            ci and ci[2], len(r))
+        return self._paired[memo]

@@ -114,3 +114,34 @@ def delta_ci(base, other, resamples=RESAMPLES, seed=SEED, level=LEVEL):
 
 def _constant(values):
     return all(v == values[0] for v in values)
+
+
+def median_interval(values, level=LEVEL):
+    """Distribution-free interval for the median from order statistics.
+
+    [x(k), x(n+1-k)] of the sorted values, with the largest k whose
+    coverage 1 - 2 P(Binomial(n, 1/2) < k) is at least `level`: exact for
+    any continuous distribution, conservative with ties, no resampling.
+    Returns (low, high, coverage), or None when n is too small for any
+    order statistic to reach `level` (n < 6 at 95%).
+    """
+    n = len(values)
+    best = None
+    below = 1 / 2 ** n               # P(Binomial(n, 1/2) <= k - 1), k = 1
+    for k in range(1, n // 2 + 1):
+        coverage = 1 - 2 * below
+        if coverage < level:
+            break
+        best = (k, coverage)
+        below += math.comb(n, k) / 2 ** n
+    if best is None:
+        return None
+    k, coverage = best
+    s = sorted(values)
+    return s[k - 1], s[n - k], coverage
+
+
+def paired_ratios(base, other):
+    """other[r] / base[r] for every round r of both ({round: value} each),
+    in round order; rounds where base is 0 are left out."""
+    return [other[r] / base[r] for r in sorted(set(base) & set(other)) if base[r] != 0]

@@ -88,3 +88,37 @@ class BootstrapTest(unittest.TestCase):
     def test_compare_needs_both_sides(self):
         with self.assertRaises(ValueError):
             stats.compare([], [1.0])
+
+
+class MedianIntervalTest(unittest.TestCase):
+    def test_order_statistics_and_coverage(self):
+        # n = 11: [x(2), x(10)], coverage 1 - 2 * (1 + 11) / 2048.
+        lo, hi, cov = stats.median_interval([5, 1, 9, 3, 7, 11, 2, 10, 4, 8, 6])
+        self.assertEqual((lo, hi), (2, 10))
+        self.assertAlmostEqual(cov, 1 - 2 * 12 / 2048)
+        # n = 20: [x(6), x(15)], coverage 1 - 2 P(B(20, 1/2) <= 5).
+        lo, hi, cov = stats.median_interval(list(range(1, 21)))
+        self.assertEqual((lo, hi), (6, 15))
+        self.assertAlmostEqual(cov, 0.958610534, places=8)
+
+    def test_too_few_for_95_percent(self):
+        self.assertIsNone(stats.median_interval([1, 2, 3, 4, 5]))
+        self.assertEqual(stats.median_interval([3, 1, 2, 6, 5, 4])[:2], (1, 6))
+
+    def test_ties_give_a_tied_interval(self):
+        self.assertEqual(stats.median_interval([0.971] * 7)[:2], (0.971, 0.971))
+
+
+class PairedRatiosTest(unittest.TestCase):
+    def test_pairs_by_round_and_skips_unpaired_and_zero(self):
+        base = {(0, 1): 100, (0, 2): 200, (0, 3): 0, (0, 4): 50}
+        other = {(0, 1): 110, (0, 2): 300, (0, 3): 5, (0, 5): 1}
+        self.assertEqual(stats.paired_ratios(base, other), [1.1, 1.5])
+
+    def test_shared_outlier_cancels(self):
+        # Round 3 of both meets the same interruption: the pooled medians'
+        # bootstrap sees it, the per-round ratio does not.
+        base = {(0, r): v for r, v in enumerate([100, 101, 150, 100, 99, 100])}
+        other = {(0, r): v * 1.02 for r, v in base.items()}
+        r = stats.paired_ratios(base, other)
+        self.assertTrue(all(abs(x - 1.02) < 1e-12 for x in r))

@@ -70,12 +70,15 @@ class SectionsTest(unittest.TestCase):
         secs = tables.sections(self.run, self.points)
         (clock, workload, header, rows), (_, weird, _, wrows) = secs
         self.assertEqual((clock, workload), ("icount", "load"))
-        self.assertEqual(header[4:], ["base_1", "a&b%c", "a&b%c / base_1 [95% CI]"])
+        self.assertEqual(header[4:], ["base_1", "a&b%c", "a&b%c / base_1 [95% CI]",
+                                      "a&b%c / base_1 by round [>=95% CI]"])
         self.assertEqual(rows[0][:4], ["real:x%y#z", "8", "load_ns", "guest instructions"])
         self.assertEqual(rows[0][4], "11.00 [10.10, 11.90] n=3")
         self.assertTrue(rows[0][6].startswith("2.000 ["))
+        # Three rounds paired: every ratio 2, too few for an order-statistic interval.
+        self.assertEqual(rows[0][7], "2.000 n/a n=3")
         self.assertEqual(weird, "weird|w")
-        self.assertEqual(wrows[0][4:], ["5 [5, 5] n=1", "missing", "missing"])
+        self.assertEqual(wrows[0][4:], ["5 [5, 5] n=1", "missing", "missing", "missing"])
 
     def test_markdown_and_latex_escape_names(self):
         secs = tables.sections(self.run, self.points)
@@ -117,6 +120,37 @@ def pair_run():
     return runs.Run("/nonexistent", meta, s)
 
 
+class PairedByRoundTest(unittest.TestCase):
+    def run_of(self, clock, base, other):
+        meta = {"run_id": "20260101-000000-r", "baseline": "base",
+                "configurations": {"base": {"variant": "series"}, "a": {"variant": "series"}},
+                "boots": []}
+        s = [sample("base", "straight", v, rnd=i, clock=clock) for i, v in enumerate(base)]
+        s += [sample("a", "straight", v, rnd=i, clock=clock) for i, v in enumerate(other)]
+        return points.Points(runs.Run("/nonexistent", meta, s))
+
+    def test_shared_outlier_cancels_round_by_round(self):
+        base = [100, 101, 99, 100, 160, 100, 102, 100, 98, 100, 101]
+        other = [v * 1.02 for v in base]
+        other[7] *= 1.01                     # one round of its own
+        pts = self.run_of("icount", base, other)
+        key = pts.select(workload="load")[0]
+        pooled = pts.compare(key, "a")
+        paired = pts.paired(key, "a")
+        self.assertAlmostEqual(paired.ratio, 1.02)
+        self.assertEqual(paired.n, 11)
+        self.assertAlmostEqual(paired.ratio_ci[0], 1.02)
+        self.assertAlmostEqual(paired.ratio_ci[1], 1.02)   # x(10) of 11: the 1.0302 is x(11)
+        self.assertAlmostEqual(paired.coverage, 1 - 2 * 12 / 2048)
+        self.assertGreater(pooled.ratio_ci[1] - pooled.ratio_ci[0], 0.01)
+
+    def test_wall_clock_rounds_are_not_paired(self):
+        pts = self.run_of("wall", [1.0] * 7, [2.0] * 7)
+        key = pts.select(workload="load")[0]
+        self.assertIsNone(pts.paired(key, "a"))
+        self.assertIsNone(pts.paired(key, "base"))
+
+
 class PairTest(unittest.TestCase):
     def setUp(self):
         self.run = pair_run()
@@ -141,12 +175,15 @@ class PairTest(unittest.TestCase):
         header, rows = secs["call"]
         self.assertEqual(header[4:], ["base", "a", "b", "a / base [95% CI]", "b / base [95% CI]",
                                       "a / b [95% CI]", "a - base [95% CI]", "b - base [95% CI]",
-                                      "a - b [95% CI]"])
+                                      "a - b [95% CI]", "a / base by round [>=95% CI]",
+                                      "b / base by round [>=95% CI]",
+                                      "a / b by round [>=95% CI]"])
         self.assertTrue(rows[0][9].startswith("1.235 ["), rows[0])  # 21 / 17
         self.assertTrue(rows[0][12].startswith("+4.0 ["), rows[0])  # medians 21 - 17
         header, rows = secs["load"]
-        self.assertEqual(header[-1], "a / b [95% CI]")
-        self.assertEqual(rows[0][-1], "1.250 [1.250, 1.250]")
+        self.assertEqual(header[-4], "a / b [95% CI]")
+        self.assertEqual(rows[0][-4], "1.250 [1.250, 1.250]")
+        self.assertEqual(rows[0][-1], "1.250 n/a n=3")
 
     def test_fill_configuration_has_no_column_and_no_row(self):
         secs = tables.sections(self.run, self.points)
