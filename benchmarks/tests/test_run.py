@@ -101,6 +101,18 @@ class Names(unittest.TestCase):
             self.assertIn("--sizes 16,32 ", p[clock]["load"])
         self.assertIn("--sizes 8,512,", run.PROFILES["quick"]["icount"]["load"])
 
+    def test_rounds_are_checked_and_replace_the_load_rounds(self):
+        self.assertEqual(run.parse_rounds("31"), 31)
+        for bad in ("0", "x", "-1", "1001", ""):
+            with self.assertRaises(SystemExit) as e:
+                run.parse_rounds(bad)
+            self.assertIn("valid: 1 to 1000", str(e.exception))
+        p = run.with_rounds(run.PROFILES["quick"], 31)
+        for clock in ("icount", "wall"):
+            self.assertIn("--rounds 31 ", p[clock]["load"])
+            self.assertEqual(p[clock]["call"], run.PROFILES["quick"][clock]["call"])
+        self.assertIn("--rounds 11 ", run.PROFILES["quick"]["icount"]["load"])
+
     def test_guest_command_keeps_each_status(self):
         cmd = run.guest_command(["call", "mem"], {"call": "--rounds 1", "mem": "--counts 1"})
         self.assertEqual(cmd, "/tests/bench call --rounds 1 >call.csv; echo $? >call.rc; "

@@ -204,6 +204,7 @@ int ktest_region(struct ktest_region *r)
 		{ "window_start", &r->window_start }, { "window_end", &r->window_end },
 		{ "in_use_bytes", &r->in_use_bytes }, { "high_water_bytes", &r->high_water_bytes },
 		{ "allocations", &r->allocations }, { "failed_allocations", &r->failed_allocations },
+		{ "reserve_bytes", &r->reserve_bytes },
 	};
 	char mode[64];
 

@@ -47,6 +47,7 @@ struct ktest_region {
 	unsigned long long on;		/* mode: on */
 	unsigned long long start, end, size, window_start, window_end;
 	unsigned long long in_use_bytes, high_water_bytes, allocations, failed_allocations;
+	unsigned long long reserve_bytes;	/* kept for classic BPF and trampolines */
 };
 
 /* Read the region's counters; 0, or -1 (with a FAIL line). */
