@@ -7,8 +7,10 @@
  * (through the text-poke path, patch 13). Booted with bpf_jit_region=1G and
  * the test hooks (wp_attack's "spacer": address space of the region with no
  * pages): the target program's pack is filled to its last chunk, the spacer
- * placed behind it, and the fentry program and its trampoline land in a
- * pack beyond the spacer. fentry and fexit attach, run and detach twice.
+ * placed behind it, and the fentry and fexit programs and their trampoline
+ * land in a pack beyond the spacer. Both attach and run; detaching fentry
+ * rebuilds the trampoline (the PLT's literal changes), detaching fexit
+ * takes the branch out.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,34 +41,54 @@ static int load_filler(int n)
 			     filler + FILLER_INSNS - n, n, &opts);
 }
 
-/* The lowest address of a bpf_trampoline_* symbol in /proc/kallsyms, or 0. */
+static unsigned long long distance(unsigned long long a, unsigned long long b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/*
+ * The address of the one trampoline image in /proc/kallsyms
+ * ("bpf_trampoline_<key> [bpf]"; kernel functions of that prefix have no
+ * [bpf] tag), or 0 if there is none or more than one.
+ */
 static unsigned long long trampoline_addr(void)
 {
+	char line[256], name[200], tag[16], type;
 	unsigned long long addr, found = 0;
-	char line[256], name[200], type;
 	FILE *f = fopen("/proc/kallsyms", "r");
+	int n = 0;
 
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %199s", &addr, &type, name) == 3 &&
-		    !strncmp(name, "bpf_trampoline_", 15) && (!found || addr < found))
+		if (sscanf(line, "%llx %c %199s %15s", &addr, &type, name, tag) == 4 &&
+		    !strcmp(tag, "[bpf]") && !strncmp(name, "bpf_trampoline_", 15)) {
 			found = addr;
+			n++;
+		}
 	fclose(f);
-	return found;
+	return n == 1 ? found : 0;
 }
 
-static unsigned long long distance(unsigned long long a, unsigned long long b)
+/* Print where the trampoline is; whether it is in the region, out of BL range. */
+static int trampoline_far(const char *when, unsigned long long target,
+			  const struct ktest_region *r)
 {
-	return a > b ? a - b : b - a;
+	unsigned long long tramp = trampoline_addr();
+
+	if (!tramp)
+		return printf("%s: no single trampoline in /proc/kallsyms\n", when), 0;
+	printf("%s: trampoline at region +%llu MiB, %llu MiB from the target\n", when,
+	       (tramp - r->start) >> 20, distance(tramp, target) >> 20);
+	return tramp >= r->start && tramp < r->end && distance(tramp, target) > BL_RANGE;
 }
 
 int main(void)
 {
 	struct rlimit nofile = { MAX_FILLERS + MAX_TINY + 256, MAX_FILLERS + MAX_TINY + 256 };
 	struct bpf_program *traced, *on_entry, *on_exit;
-	unsigned long long target, prog, tramp, spacer_end;
-	int *fd, n = 0, i, ok = 1, round, err;
+	unsigned long long target, prog, spacer_end;
+	int *fd, n = 0, i, ok = 1, err;
 	struct bpf_link *entry, *exit_link;
 	struct bpf_object *calls, *att;
 	struct ktest_region r0, rt, r;
@@ -145,31 +167,38 @@ int main(void)
 	       (target - r0.start) >> 10, (prog - r0.start) >> 20);
 	ok &= EXPECT_EQ("the fentry program lies beyond the spacer", prog > spacer_end, 1);
 
-	for (round = 1; round <= 2; round++) {
-		entry = bpf_program__attach_trace(on_entry);
-		exit_link = bpf_program__attach_trace(on_exit);
-		ok &= EXPECT_EQ("fentry attaches", entry != NULL, 1);
-		ok &= EXPECT_EQ("fexit attaches", exit_link != NULL, 1);
-		tramp = trampoline_addr();
-		printf("round %d: trampoline at region +%llu MiB, %llu MiB from the target\n", round,
-		       (tramp - r0.start) >> 20, distance(tramp, target) >> 20);
-		ok &= EXPECT_EQ("the trampoline is out of BL range of the target",
-				tramp && distance(tramp, target) > BL_RANGE, 1);
-		if (ktest_test_run_skb(traced, 1, &retval, NULL) ||
-		    ktest_read_bss(att, &res, sizeof(res)))
-			return 1;
-		ok &= EXPECT_EQ("the target returns skb->len * 2", retval, 2 * LEN);
-		ok &= EXPECT_EQ("fentry ran, through the PLT", res.entries, round);
-		ok &= EXPECT_EQ("fexit ran", res.exits, round);
-		ok &= EXPECT_EQ("fexit saw the return value", res.exit_ret, 2 * LEN);
-		ok &= EXPECT_EQ("fentry detaches", entry ? bpf_link__destroy(entry) : -1, 0);
-		ok &= EXPECT_EQ("fexit detaches", exit_link ? bpf_link__destroy(exit_link) : -1, 0);
-		if (ktest_test_run_skb(traced, 1, &retval, NULL) ||
-		    ktest_read_bss(att, &res, sizeof(res)))
-			return 1;
-		ok &= EXPECT_EQ("detached: the target still returns skb->len * 2", retval, 2 * LEN);
-		ok &= EXPECT_EQ("detached: fentry no longer runs", res.entries, round);
-	}
+	/*
+	 * fentry and fexit share one trampoline: detaching fentry rebuilds it
+	 * for fexit alone (a poke from one far trampoline to another through
+	 * the PLT), detaching fexit takes the branch out.
+	 */
+	entry = bpf_program__attach_trace(on_entry);
+	exit_link = bpf_program__attach_trace(on_exit);
+	ok &= EXPECT_EQ("fentry attaches", entry != NULL, 1);
+	ok &= EXPECT_EQ("fexit attaches", exit_link != NULL, 1);
+	ok &= EXPECT_EQ("the trampoline is in the region, out of BL range of the target",
+			trampoline_far("attached", target, &r0), 1);
+	if (ktest_test_run_skb(traced, 1, &retval, NULL) || ktest_read_bss(att, &res, sizeof(res)))
+		return 1;
+	ok &= EXPECT_EQ("the target returns skb->len * 2", retval, 2 * LEN);
+	ok &= EXPECT_EQ("fentry ran, through the target's PLT", res.entries, 1);
+	ok &= EXPECT_EQ("fexit ran", res.exits, 1);
+	ok &= EXPECT_EQ("fexit saw the return value", res.exit_ret, 2 * LEN);
+
+	ok &= EXPECT_EQ("fentry detaches", entry ? bpf_link__destroy(entry) : -1, 0);
+	ok &= EXPECT_EQ("the rebuilt trampoline is out of BL range too",
+			trampoline_far("fentry detached", target, &r0), 1);
+	if (ktest_test_run_skb(traced, 1, &retval, NULL) || ktest_read_bss(att, &res, sizeof(res)))
+		return 1;
+	ok &= EXPECT_EQ("the target returns skb->len * 2", retval, 2 * LEN);
+	ok &= EXPECT_EQ("fentry no longer runs", res.entries, 1);
+	ok &= EXPECT_EQ("fexit runs, through the PLT's new target", res.exits, 2);
+
+	ok &= EXPECT_EQ("fexit detaches", exit_link ? bpf_link__destroy(exit_link) : -1, 0);
+	if (ktest_test_run_skb(traced, 1, &retval, NULL) || ktest_read_bss(att, &res, sizeof(res)))
+		return 1;
+	ok &= EXPECT_EQ("detached: the target returns skb->len * 2", retval, 2 * LEN);
+	ok &= EXPECT_EQ("detached: fexit no longer runs", res.exits, 2);
 
 	bpf_object__close(att);
 	bpf_object__close(calls);
