@@ -307,7 +307,9 @@ class FillRunTest(AnalyzeTestCase):
         call = next(line for line in md.splitlines() if line.startswith("| case ")
                     and "- vanilla" in line)
         self.assertIn("| series / series-region-off [95% CI] | series - vanilla [95% CI]", call)
-        self.assertTrue(call.endswith("| series - series-region-off [95% CI] |"))
+        # The differences, then (icount) the ratios round by round, the pair's last.
+        self.assertIn("| series - series-region-off [95% CI] | series / vanilla by round", call)
+        self.assertTrue(call.endswith("| series / series-region-off by round [>=95% CI] |"))
         self.assertIn("also compared: series with series-region-off", md)
 
     def test_sizing_json(self):
