@@ -24,22 +24,13 @@
 #include "ktest.h"
 
 #define ATTACK_FILE "/sys/kernel/debug/bpf_jit/wp_attack"
-#define FILLER_INSNS 4096	/* JITs to about 16 KiB */
+#define FILLER_INSNS KTEST_FILLER_MAX
 #define MAX_FILLERS 400
 #define MAX_TINY 4000
 #define SPACER_MIB 256
 #define BL_RANGE (128ULL << 20)
 #define LEN 64			/* skb->len of test_run's 64-byte packet */
 
-static struct bpf_insn filler[FILLER_INSNS];
-
-static int load_filler(int n)
-{
-	LIBBPF_OPTS(bpf_prog_load_opts, opts);
-
-	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "filler", "GPL",
-			     filler + FILLER_INSNS - n, n, &opts);
-}
 
 static unsigned long long distance(unsigned long long a, unsigned long long b)
 {
@@ -110,9 +101,6 @@ int main(void)
 	}
 	if (setrlimit(RLIMIT_NOFILE, &nofile))
 		return printf("FAIL: setrlimit: %s\n", strerror(errno)), 1;
-	for (i = 0; i < FILLER_INSNS - 1; i++)
-		filler[i] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .imm = i };
-	filler[i] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
 	fd = calloc(MAX_FILLERS + MAX_TINY, sizeof(*fd));
 
 	/* The target, then its pack filled up to the point where a filler opens another. */
@@ -124,7 +112,7 @@ int main(void)
 	for (;;) {
 		if (n == MAX_FILLERS)
 			return printf("FAIL: %d fillers did not fill the target's pack\n", n), 1;
-		fd[n] = load_filler(FILLER_INSNS);
+		fd[n] = ktest_load_filler(FILLER_INSNS);
 		if (fd[n] < 0)
 			return printf("FAIL: load filler %d: %s\n", n, strerror(errno)), 1;
 		if (distance(ktest_jited_addr(fd[n]), target) >= (2ULL << 20))
@@ -133,7 +121,7 @@ int main(void)
 	}
 	close(fd[n]);		/* that pack is freed with it */
 	/* The last holes of the target's pack, with the smallest programs. */
-	while (n < MAX_FILLERS + MAX_TINY && (fd[n] = load_filler(2)) >= 0) {
+	while (n < MAX_FILLERS + MAX_TINY && (fd[n] = ktest_load_filler(2)) >= 0) {
 		if (distance(ktest_jited_addr(fd[n]), target) >= (2ULL << 20)) {
 			close(fd[n]);
 			break;

@@ -18,58 +18,12 @@
 #include <bpf/libbpf.h>
 #include "ktest.h"
 
-#define FILLER_INSNS 4096	/* JITs to about 16 KiB */
+#define FILLER_INSNS KTEST_FILLER_MAX
 #define MAX_FILLERS 4000
 #define ROOM 64			/* fillers unloaded to make room at the far end */
 #define MAX_TINY 4000		/* 2-instruction programs that fill the holes left */
 #define LEN 64			/* skb->len of test_run's 64-byte packet */
 
-static struct bpf_insn filler[FILLER_INSNS];
-
-/* The first N instructions of filler, and an exit. */
-static int load_filler(int n)
-{
-	LIBBPF_OPTS(bpf_prog_load_opts, opts);
-	struct bpf_insn *p = filler + FILLER_INSNS - n;
-
-	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "filler", "GPL", p, n, &opts);
-}
-
-/* Usage drops once deferred frees (RCU, workqueues) have run. */
-static int wait_in_use(unsigned long long want, struct ktest_region *r)
-{
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		if (ktest_region(r))
-			return -1;
-		if (r->in_use_bytes == want)
-			return 0;
-		usleep(100000);
-	}
-	return 0;
-}
-
-/*
- * The programs of an earlier test in the same boot are freed deferred:
- * take the starting usage once it has stayed the same for a second (at
- * most 20 s), or the test would wait for it to come back to a pack that
- * was on its way out.
- */
-static int settled_in_use(struct ktest_region *r)
-{
-	unsigned long long last = ~0ULL;
-	int i, same = 0;
-
-	for (i = 0; i < 200 && same < 10; i++) {
-		if (ktest_region(r))
-			return -1;
-		same = r->in_use_bytes == last ? same + 1 : 0;
-		last = r->in_use_bytes;
-		usleep(100000);
-	}
-	return 0;
-}
 
 int main(void)
 {
@@ -85,7 +39,7 @@ int main(void)
 		unsigned long long entries, exits, exit_ret, entry_len, null_read;
 	} res;
 
-	if (settled_in_use(&r0))
+	if (ktest_region_settled(&r0))
 		return 1;
 	if (!r0.on || r0.size > (32ULL << 20)) {
 		printf("needs a small BPF JIT region (boot with bpf_jit_region=8M); mode %s, %llu MiB\n",
@@ -94,10 +48,6 @@ int main(void)
 	}
 	if (setrlimit(RLIMIT_NOFILE, &nofile))
 		return printf("FAIL: setrlimit: %s\n", strerror(errno)), 1;
-	for (i = 0; i < FILLER_INSNS - 1; i++)
-		filler[i] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .imm = i };
-	/* (load_filler(n) loads filler's last n instructions: r0 = ..., exit.) */
-	filler[i] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
 
 	/* The target, first in: at the region's start. */
 	calls = ktest_load("jit_calls");
@@ -108,7 +58,7 @@ int main(void)
 	fd = calloc(MAX_FILLERS, sizeof(*fd));
 	tfd = calloc(MAX_TINY, sizeof(*tfd));
 	while (n < MAX_FILLERS) {
-		fd[n] = load_filler(FILLER_INSNS);
+		fd[n] = ktest_load_filler(FILLER_INSNS);
 		if (fd[n] < 0) {
 			load_errno = errno;
 			break;
@@ -132,7 +82,7 @@ int main(void)
 	 * the smallest programs, then the last fillers (in the last pack) go;
 	 * fentry, its trampoline and freplace load there.
 	 */
-	while (tiny < MAX_TINY && (tfd[tiny] = load_filler(2)) >= 0)
+	while (tiny < MAX_TINY && (tfd[tiny] = ktest_load_filler(2)) >= 0)
 		tiny++;
 	printf("%d small programs filled the holes\n", tiny);
 	for (i = n > ROOM ? n - ROOM : 0; i < n; i++)
@@ -183,10 +133,10 @@ int main(void)
 		close(fd[i]);
 	for (i = 0; i < tiny; i++)
 		close(tfd[i]);
-	if (wait_in_use(r0.in_use_bytes, &r))
+	if (ktest_region_wait_in_use(r0.in_use_bytes, &r))
 		return 1;
 	ok &= EXPECT_EQ("usage back to its start after unloading", r.in_use_bytes, r0.in_use_bytes);
-	fd[0] = load_filler(FILLER_INSNS);
+	fd[0] = ktest_load_filler(FILLER_INSNS);
 	ok &= EXPECT_EQ("a program loads again", fd[0] >= 0, 1);
 	if (fd[0] >= 0)
 		close(fd[0]);

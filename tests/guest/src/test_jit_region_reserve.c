@@ -27,21 +27,11 @@
 #include <bpf/libbpf.h>
 #include "ktest.h"
 
-#define FILLER_INSNS 4096	/* JITs to about 16 KiB */
+#define FILLER_INSNS KTEST_FILLER_MAX
 #define MAX_FILLERS 4000
 #define MAX_TINY 4000		/* 2-instruction programs that fill the holes left */
 #define SOCKETS 64		/* classic socket filters loaded once the region is full */
 
-static struct bpf_insn filler[FILLER_INSNS];
-
-/* The first N instructions of filler, and an exit. */
-static int load_filler(int n)
-{
-	LIBBPF_OPTS(bpf_prog_load_opts, opts);
-	struct bpf_insn *p = filler + FILLER_INSNS - n;
-
-	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "filler", "GPL", p, n, &opts);
-}
 
 /* Classic BPF that accepts every packet, or allows every system call. */
 static struct sock_filter accept_all[] = {
@@ -94,37 +84,6 @@ static int seccomp_in_child(void)
 	return WEXITSTATUS(status);
 }
 
-/* Usage drops once deferred frees (RCU, workqueues) have run. */
-static int wait_in_use(unsigned long long want, struct ktest_region *r)
-{
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		if (ktest_region(r))
-			return -1;
-		if (r->in_use_bytes == want)
-			return 0;
-		usleep(100000);
-	}
-	return 0;
-}
-
-/* The starting usage, once an earlier test's deferred frees are done. */
-static int settled_in_use(struct ktest_region *r)
-{
-	unsigned long long last = ~0ULL;
-	int i, same = 0;
-
-	for (i = 0; i < 200 && same < 10; i++) {
-		if (ktest_region(r))
-			return -1;
-		same = r->in_use_bytes == last ? same + 1 : 0;
-		last = r->in_use_bytes;
-		usleep(100000);
-	}
-	return 0;
-}
-
 int main(void)
 {
 	struct rlimit nofile = { MAX_FILLERS + MAX_TINY + SOCKETS + 256,
@@ -135,13 +94,14 @@ int main(void)
 	struct bpf_object *calls, *att;
 	struct ktest_region r0, r, rf;
 	struct bpf_link *link;
+	unsigned long long highest = 0;
 	unsigned int retval;
 	bool reserve;
 	struct {
 		unsigned long long entries, exits, exit_ret, entry_len, null_read;
 	} res;
 
-	if (settled_in_use(&r0))
+	if (ktest_region_settled(&r0))
 		return 1;
 	if (!r0.on || r0.size > (32ULL << 20)) {
 		printf("needs a small BPF JIT region (boot with bpf_jit_region=8M[,2M]); mode %s, %llu MiB\n",
@@ -152,9 +112,6 @@ int main(void)
 	printf("a %llu MiB region, %llu MiB reserve\n", r0.size >> 20, r0.reserve_bytes >> 20);
 	if (setrlimit(RLIMIT_NOFILE, &nofile))
 		return printf("FAIL: setrlimit: %s\n", strerror(errno)), 1;
-	for (i = 0; i < FILLER_INSNS - 1; i++)
-		filler[i] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .imm = i };
-	filler[i] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
 
 	/* The fentry program and its target, loaded before the region fills. */
 	calls = ktest_load("jit_calls");
@@ -170,10 +127,10 @@ int main(void)
 	/* The privileged filler: eBPF programs until one does not fit, then the holes. */
 	fd = calloc(MAX_FILLERS, sizeof(*fd));
 	tfd = calloc(MAX_TINY, sizeof(*tfd));
-	while (n < MAX_FILLERS && (fd[n] = load_filler(FILLER_INSNS)) >= 0)
+	while (n < MAX_FILLERS && (fd[n] = ktest_load_filler(FILLER_INSNS)) >= 0)
 		n++;
 	load_errno = errno;
-	while (tiny < MAX_TINY && (tfd[tiny] = load_filler(2)) >= 0)
+	while (tiny < MAX_TINY && (tfd[tiny] = ktest_load_filler(2)) >= 0)
 		tiny++;
 	tiny_errno = errno;
 	if (ktest_region(&rf))
@@ -183,8 +140,16 @@ int main(void)
 	ok &= EXPECT_EQ("the region fills before the program limit", n < MAX_FILLERS, 1);
 	ok &= EXPECT_EQ("a filler that does not fit fails with ENOTSUPP", load_errno, ENOTSUPP);
 	ok &= EXPECT_EQ("so does the smallest program", tiny_errno, ENOTSUPP);
+	/* Where each filler's code starts: below the reserve, every one of them. */
+	for (i = 0; i < n + tiny; i++) {
+		unsigned long long a = ktest_jited_addr(i < n ? fd[i] : tfd[i - n]);
+
+		highest = a > highest ? a : highest;
+	}
+	printf("highest eBPF program at region +%llu KiB, reserve from +%llu KiB\n",
+	       (highest - rf.start) >> 10, (rf.size - rf.reserve_bytes) >> 10);
 	ok &= EXPECT_EQ("eBPF programs leave the reserve",
-			rf.in_use_bytes + rf.reserve_bytes <= rf.size, 1);
+			highest >= rf.start && highest < rf.end - rf.reserve_bytes, 1);
 
 	/* Classic BPF: socket filters and a seccomp filter. */
 	while (socks < SOCKETS && (sock[socks] = filtered_socket()) >= 0)
@@ -198,7 +163,7 @@ int main(void)
 		ok &= EXPECT_EQ("every socket filter attaches", socks, SOCKETS);
 		ok &= EXPECT_EQ("a seccomp filter installs", seccomp_err, 0);
 		/* The classic filters opened a pack in the reserve, with room to spare. */
-		again = load_filler(2);
+		again = ktest_load_filler(2);
 		again_errno = errno;
 		ok &= EXPECT_EQ("an eBPF program still does not load", again < 0, 1);
 		ok &= EXPECT_EQ("... with ENOTSUPP", again < 0 ? again_errno : 0, ENOTSUPP);
@@ -236,10 +201,10 @@ int main(void)
 		close(fd[i]);
 	for (i = 0; i < tiny; i++)
 		close(tfd[i]);
-	if (wait_in_use(r0.in_use_bytes, &r))
+	if (ktest_region_wait_in_use(r0.in_use_bytes, &r))
 		return 1;
 	ok &= EXPECT_EQ("usage back to its start after unloading", r.in_use_bytes, r0.in_use_bytes);
-	fd[0] = load_filler(FILLER_INSNS);
+	fd[0] = ktest_load_filler(FILLER_INSNS);
 	ok &= EXPECT_EQ("a program loads again", fd[0] >= 0, 1);
 	if (fd[0] >= 0)
 		close(fd[0]);

@@ -253,6 +253,55 @@ int ktest_settle(const struct ktest_region *r0, const struct ktest_wp *w0,
 	return 0;
 }
 
+int ktest_load_filler(int n)
+{
+	static struct bpf_insn filler[KTEST_FILLER_MAX];
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+	int i;
+
+	if (n < 1 || n > KTEST_FILLER_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!filler[KTEST_FILLER_MAX - 1].code) {
+		for (i = 0; i < KTEST_FILLER_MAX - 1; i++)
+			filler[i] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+						       .imm = i };
+		filler[i] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+	}
+	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "filler", "GPL",
+			     filler + KTEST_FILLER_MAX - n, n, &opts);
+}
+
+int ktest_region_settled(struct ktest_region *r)
+{
+	unsigned long long last = ~0ULL;
+	int i, same = 0;
+
+	for (i = 0; i < 200 && same < 10; i++) {
+		if (ktest_region(r))
+			return -1;
+		same = r->in_use_bytes == last ? same + 1 : 0;
+		last = r->in_use_bytes;
+		usleep(100000);
+	}
+	return 0;
+}
+
+int ktest_region_wait_in_use(unsigned long long want, struct ktest_region *r)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (ktest_region(r))
+			return -1;
+		if (r->in_use_bytes == want)
+			return 0;
+		usleep(100000);
+	}
+	return 0;
+}
+
 unsigned long long ktest_jited_addr(int fd)
 {
 	struct bpf_prog_info info;

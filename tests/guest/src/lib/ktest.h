@@ -72,6 +72,17 @@ int ktest_wp(struct ktest_wp *w);
  */
 int ktest_settle(const struct ktest_region *r0, const struct ktest_wp *w0,
 		 struct ktest_region *r, struct ktest_wp *w);
+/* Fillers: socket filters of n - 1 moves and an exit (n at most KTEST_FILLER_MAX). */
+#define KTEST_FILLER_MAX 4096	/* JITs to about 16 KiB */
+/* Load a filler of N instructions: its fd, or -1 with errno. */
+int ktest_load_filler(int n);
+/*
+ * The region's counters once an earlier test's deferred frees are done:
+ * in_use_bytes the same for a second (at most 20 s); 0, or -1.
+ */
+int ktest_region_settled(struct ktest_region *r);
+/* Read the region into R until in_use_bytes is WANT (at most 20 s); 0, or -1. */
+int ktest_region_wait_in_use(unsigned long long want, struct ktest_region *r);
 /* Address of the JITed code of program FD (its main function), or 0. */
 unsigned long long ktest_jited_addr(int fd);
 
