@@ -38,15 +38,15 @@ static unsigned long long distance(unsigned long long a, unsigned long long b)
 }
 
 /*
- * The address of the one trampoline image in /proc/kallsyms
- * ("bpf_trampoline_<key> [bpf]"; kernel functions of that prefix have no
- * [bpf] tag), or 0 if there is none or more than one.
+ * The trampoline images in /proc/kallsyms ("bpf_trampoline_<key> [bpf]";
+ * kernel functions of that prefix have no [bpf] tag): how many, and the
+ * address of the last one.
  */
-static unsigned long long trampoline_addr(void)
+static int trampolines(unsigned long long *found)
 {
 	char line[256], name[200], tag[16], type;
-	unsigned long long addr, found = 0;
 	FILE *f = fopen("/proc/kallsyms", "r");
+	unsigned long long addr;
 	int n = 0;
 
 	if (!f)
@@ -54,11 +54,35 @@ static unsigned long long trampoline_addr(void)
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "%llx %c %199s %15s", &addr, &type, name, tag) == 4 &&
 		    !strcmp(tag, "[bpf]") && !strncmp(name, "bpf_trampoline_", 15)) {
-			found = addr;
+			*found = addr;
 			n++;
 		}
 	fclose(f);
-	return n == 1 ? found : 0;
+	return n;
+}
+
+/*
+ * The address of the one trampoline image, or 0. A rebuild (the second
+ * attach, a detach) publishes the new image at once, while the old one
+ * leaves kallsyms only after an RCU-tasks grace period and a workqueue:
+ * wait up to 30 s for that.
+ */
+static unsigned long long trampoline_addr(void)
+{
+	unsigned long long found = 0;
+	int i, n = 0;
+
+	for (i = 0; i < 300; i++) {
+		n = trampolines(&found);
+		if (n == 1) {
+			if (i)
+				printf("waited %d ms for the old image to leave kallsyms\n", i * 100);
+			return found;
+		}
+		usleep(100000);
+	}
+	printf("%d trampoline images in /proc/kallsyms after 30 s\n", n);
+	return 0;
 }
 
 /* Print where the trampoline is; whether it is in the region, out of BL range. */
@@ -68,7 +92,7 @@ static int trampoline_far(const char *when, unsigned long long target,
 	unsigned long long tramp = trampoline_addr();
 
 	if (!tramp)
-		return printf("%s: no single trampoline in /proc/kallsyms\n", when), 0;
+		return printf("%s: not one trampoline in /proc/kallsyms\n", when), 0;
 	printf("%s: trampoline at region +%llu MiB, %llu MiB from the target\n", when,
 	       (tramp - r->start) >> 20, distance(tramp, target) >> 20);
 	return tramp >= r->start && tramp < r->end && distance(tramp, target) > BL_RANGE;
