@@ -69,6 +69,18 @@ def interval(ci, fmt=ratio):
     return "n/a" if ci is None else f"[{fmt(ci[0])}, {fmt(ci[1])}]"
 
 
+NONE_MEASURABLE = "no difference measurable at this n"
+# Marks a ratio whose interval contains 1 (a legend line under the table says so).
+NONE_MARK = "~"
+
+
+def none_measurable(ci, null):
+    """Whether an interval contains null, the value of no difference (1 for a
+    ratio, 0 for a difference): then no difference is measurable at this n.
+    False without an interval."""
+    return ci is not None and ci[0] <= null <= ci[1]
+
+
 def config_line(name, conf, baseline, fill=False):
     """'series (variant series, boot args "x=1")' with the baseline marked,
     and a fill configuration (sizing only) too."""

@@ -76,6 +76,14 @@ class FillReportTest(unittest.TestCase):
         block = self.out[self.out.index(title):]
         line = next(x for x in block.splitlines() if x.strip().startswith("bpf_loop"))
         self.assertIn("28.04 (+0.00 instructions per call", line)
+        self.assertIn(": no difference measurable at this n)", line)
+
+    def test_a_measured_difference_is_not_called_none(self):
+        start = self.out.index("cost per call: median, and difference to vanilla")
+        bpf_loop = next(x for x in self.out[start:].splitlines()
+                        if x.strip().startswith("bpf_loop"))
+        self.assertIn("CI [+5.0, +5.0])", bpf_loop)
+        self.assertNotIn("no difference measurable", bpf_loop)
 
     def test_sizing_lines(self):
         self.assertIn("sizing (fill workload): fitted on 4 MiB, 8 MiB, 16 MiB; checked against"

@@ -61,6 +61,16 @@ class LabelsTest(unittest.TestCase):
         self.assertEqual(labels.interval(None), "n/a")
 
 
+class NoneMeasurableTest(unittest.TestCase):
+    def test_interval_containing_the_null(self):
+        self.assertTrue(labels.none_measurable((0.98, 1.02), 1.0))
+        self.assertTrue(labels.none_measurable((-1.0, 0.0), 0.0))
+        self.assertTrue(labels.none_measurable((1.0, 1.0), 1.0))
+        self.assertFalse(labels.none_measurable((1.001, 1.05), 1.0))
+        self.assertFalse(labels.none_measurable((-3.0, -0.5), 0.0))
+        self.assertFalse(labels.none_measurable(None, 0.0))
+
+
 class SectionsTest(unittest.TestCase):
     def setUp(self):
         self.run = small_run()
