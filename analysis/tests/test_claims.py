@@ -1,0 +1,42 @@
+"""analysis/claims: the load-latency sentence of a pair, from a run."""
+import unittest
+
+from tests import helpers
+
+
+class ClaimsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.ok = helpers.run_cli("claims", helpers.OK, "--pair", "series/vanilla")
+
+    def test_sentence(self):
+        self.assertEqual(self.ok.returncode, 0, self.ok.stderr)
+        out = self.ok.stdout
+        self.assertTrue(out.startswith(
+            "Run 20260101-120000-quick (icount, "), out[:80])
+        self.assertIn("`series` over `vanilla`, load latency, ratio of medians"
+                      " [bootstrap 95% CI]: straight 8 ", out)
+        self.assertRegex(out, r"straight 4096 1\.0\d\d \[1\.0\d\d, 1\.0\d\d\] \(by round ")
+        self.assertRegex(out, r"Largest median ratio: \d\.\d\d\d \([a-z_0-9 ]+\); upper bounds"
+                              r" above 1\.05: ")
+
+    def test_the_report_gives_the_same_figure(self):
+        report = helpers.run_cli("report", helpers.OK).stdout
+        line = next(x for x in report.splitlines()
+                    if x.split()[:2] == ["straight", "4096"])
+        figure = " ".join(line.split()[2:5])   # icount: the first table's series cell
+        self.assertIn(f"straight 4096 {figure}", self.ok.stdout)
+
+    def test_bad_pair(self):
+        bad = helpers.run_cli("claims", helpers.OK, "--pair", "series")
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--pair wants CONFIG/REFERENCE", bad.stderr)
+        self.assertEqual(bad.stderr.count("\n"), 4, bad.stderr)   # usage (3 lines) + error
+        nope = helpers.run_cli("claims", helpers.OK, "--pair", "series/nope")
+        self.assertEqual(nope.returncode, 2)
+        self.assertEqual(nope.stderr.strip(), "analysis/claims: error: run 20260101-120000-quick"
+                         " has no configuration 'nope' (it has: vanilla, series)")
+
+
+if __name__ == "__main__":
+    unittest.main()
