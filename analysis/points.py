@@ -117,16 +117,31 @@ class Points:
     def compare(self, key, config, reference=None):
         """config against reference (default: the baseline) at key: ratio of
         medians config/reference and difference config - reference, with
-        their CIs; None when config is the reference or either lacks values."""
+        their CIs; None when config is the reference or either lacks values.
+        Under icount the bootstrap resamples rounds (a boot is deterministic,
+        and its replay is left out, see used()); under other clocks it
+        resamples boots (stats.compare_boots), whose rounds are not
+        independent."""
         if reference is None:
             reference = self.baseline
         if config == reference or not self.has(key, config) or not self.has(key, reference):
             return None
         memo = (key, config, reference)
         if memo not in self._comparisons:
-            base, other = self.values[key][reference], self.values[key][config]
-            self._comparisons[memo] = Comparison(*stats.compare(base, other))
+            if key.clock in PAIRED_CLOCKS:
+                base, other = self.values[key][reference], self.values[key][config]
+                self._comparisons[memo] = Comparison(*stats.compare(base, other))
+            else:
+                self._comparisons[memo] = Comparison(*stats.compare_boots(
+                    self.boots(key, reference), self.boots(key, config)))
         return self._comparisons[memo]
+
+    def boots(self, key, config):
+        """config's values at key, one list per boot, in boot order."""
+        by_boot = {}
+        for (boot, _), v in sorted(self.rounds[key][config].items()):
+            by_boot.setdefault(boot, []).append(v)
+        return [by_boot[b] for b in sorted(by_boot)]
 
     def unit(self, key):
         return self.units[key]

@@ -96,6 +96,36 @@ def compare(base, other, resamples=RESAMPLES, seed=SEED, level=LEVEL):
     return ratio, rci, delta, _interval(pairs, _delta, level)
 
 
+def compare_boots(base_boots, other_boots, resamples=RESAMPLES, seed=SEED, level=LEVEL):
+    """compare() for samples that come in boots ([[values of one boot], ...]
+    per side): the figures are those of the pooled values, but the bootstrap
+    resamples whole boots, not values. Rounds of one boot share its state (its
+    placement in memory, the host's load while it ran), so they are not
+    independent draws; boots are. An interval needs two boots on each side
+    (None otherwise: one boot shows no spread between boots).
+    """
+    base = [v for b in base_boots for v in b]
+    other = [v for b in other_boots for v in b]
+    if not base or not other:
+        raise ValueError("comparison needs values on both sides")
+    mb, mo = median(base), median(other)
+    ratio, delta = _ratio(mo, mb), _delta(mo, mb)
+    if len(base_boots) < 2 or len(other_boots) < 2:
+        return ratio, None, delta, None
+    if _constant(base) and _constant(other):
+        return ratio, (None if ratio is None else (ratio, ratio)), delta, (delta, delta)
+    rng = random.Random(seed)
+    nb, no = len(base_boots), len(other_boots)
+
+    def pooled(boots, k):
+        return [v for b in rng.choices(boots, k=k) for v in b]
+
+    pairs = [(median(pooled(base_boots, nb)), median(pooled(other_boots, no)))
+             for _ in range(resamples)]
+    rci = None if ratio is None else _interval(pairs, _ratio, level)
+    return ratio, rci, delta, _interval(pairs, _delta, level)
+
+
 def ratio_ci(base, other, resamples=RESAMPLES, seed=SEED, level=LEVEL):
     """Ratio of medians other/base and its bootstrap interval (see compare)."""
     ratio, rci, _, _ = compare(base, other, resamples, seed, level)

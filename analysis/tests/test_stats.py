@@ -90,6 +90,36 @@ class BootstrapTest(unittest.TestCase):
             stats.compare([], [1.0])
 
 
+class BootBootstrapTest(unittest.TestCase):
+    def test_figures_are_the_pooled_ones(self):
+        base, other = [[10, 11, 12], [13, 14]], [[20, 22], [24, 26, 28]]
+        ratio, _, delta, _ = stats.compare_boots(base, other)
+        self.assertEqual(ratio, stats.median([20, 22, 24, 26, 28]) / stats.median([10, 11, 12, 13, 14]))
+        self.assertEqual(delta, 24 - 12)
+
+    def test_one_boot_has_no_interval(self):
+        r = stats.compare_boots([[1, 2, 3, 4]], [[2, 3, 4, 5], [3, 4, 5, 6]])
+        self.assertIsNone(r[1])
+        self.assertIsNone(r[3])
+
+    def test_boot_to_boot_spread_widens_the_interval(self):
+        # The same values, tight within a boot, far apart between boots: a
+        # bootstrap over rounds sees 30 values and a narrow median; one over
+        # boots sees the three boots' levels.
+        base = [[100 + i * 0.01 for i in range(10)] for _ in range(3)]
+        other = [[v + shift for v in base[0]] for shift in (0, 10, 20)]
+        _, rounds_ci, _, _ = stats.compare([v for b in base for v in b],
+                                           [v for b in other for v in b])
+        _, boots_ci, _, _ = stats.compare_boots(base, other)
+        self.assertLess(rounds_ci[1] - rounds_ci[0], boots_ci[1] - boots_ci[0])
+        self.assertLessEqual(boots_ci[0], 1.0)
+        self.assertGreater(boots_ci[1], 1.19)
+
+    def test_deterministic(self):
+        b, o = [[1, 2], [3, 4], [5, 6]], [[2, 3], [4, 5], [6, 9]]
+        self.assertEqual(stats.compare_boots(b, o), stats.compare_boots(b, o))
+
+
 class MedianIntervalTest(unittest.TestCase):
     def test_order_statistics_and_coverage(self):
         # n = 11: [x(2), x(10)], coverage 1 - 2 * (1 + 11) / 2048.
