@@ -74,8 +74,13 @@ RUN ?=
 ANALYSIS := /usr/bin/python3 analysis
 bench: deps
 	$(MAKE) tree
-	rc=0; benchmarks/run $(if $(filter 1,$(FULL)),--full) || rc=$$?; \
-	$(ANALYSIS)/analyze $(RUN) && $(ANALYSIS)/report $(RUN); exit $$rc
+	@mkdir -p build; rm -f build/bench-run
+	rc=0; benchmarks/run --run-dir-file build/bench-run $(if $(filter 1,$(FULL)),--full) || rc=$$?; \
+	if [ ! -s build/bench-run ]; then \
+		echo "make bench: benchmarks/run made no run directory" >&2; exit 1; \
+	fi; \
+	run=$$(cat build/bench-run); \
+	$(ANALYSIS)/analyze "$$run" && $(ANALYSIS)/report "$$run" || rc=1; exit $$rc
 
 report:
 	$(ANALYSIS)/report $(RUN)

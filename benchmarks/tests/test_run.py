@@ -191,5 +191,38 @@ class Determinism(unittest.TestCase):
         self.assertEqual((d["checked"], d["identical"], d["compared"]), (False, False, 0))
 
 
+
+class RunDirFileTest(unittest.TestCase):
+    """--run-dir-file names the run directory as soon as it exists, so that
+    make bench analyses that run even when a boot dies halfway."""
+
+    def test_written_before_the_first_boot(self):
+        class Stop(Exception):
+            pass
+
+        seen = {}
+
+        def boot(run_dir, *args):
+            with open(seen["file"]) as f:
+                seen["named"] = f.read().strip()
+            seen["run_dir"] = run_dir
+            raise Stop()
+
+        saved = run.boot, run.check_kernel, run.subprocess.run
+        run.boot, run.check_kernel = boot, lambda *a: None
+        run.subprocess.run = lambda *a, **k: type("P", (), {"stdout": "kvm: unavailable, test"})()
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                seen["file"] = os.path.join(tmp, "run-dir")
+                with self.assertRaises(Stop):
+                    run.main(["--no-build", "--configs", "vanilla", "--workloads", "call",
+                              "--clocks", "wall", "--results", os.path.join(tmp, "r"),
+                              "--run-dir-file", seen["file"]])
+                self.assertEqual(seen["named"], seen["run_dir"])
+                self.assertTrue(os.path.isdir(seen["named"]))
+        finally:
+            run.boot, run.check_kernel, run.subprocess.run = saved
+
+
 if __name__ == "__main__":
     unittest.main()
