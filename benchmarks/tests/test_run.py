@@ -224,5 +224,21 @@ class RunDirFileTest(unittest.TestCase):
             run.boot, run.check_kernel, run.subprocess.run = saved
 
 
+class CheckKernelTest(unittest.TestCase):
+    def test_no_kernel_is_one_clear_line(self):
+        saved = run.BUILD
+        with tempfile.TemporaryDirectory() as tmp:
+            run.BUILD = tmp
+            try:
+                with self.assertRaises(SystemExit) as cm:
+                    run.check_kernel("vanilla", "vanilla", ["call"])
+            finally:
+                run.BUILD = saved
+        msg = str(cm.exception)
+        self.assertIn("no vanilla kernel at", msg)
+        self.assertIn("make kernel VARIANT=vanilla", msg)
+        self.assertEqual(msg.count("\n"), 0)
+
+
 if __name__ == "__main__":
     unittest.main()
