@@ -6,6 +6,7 @@ share an axis) and returns its name; it raises figures.Skip when its data
 is absent, and names in a note under the figure each configuration that
 has no data in it. make_all() draws every plot the run has data for.
 """
+import functools
 import textwrap
 import traceback
 
@@ -114,11 +115,14 @@ class Plotter:
 
     # 2. load ratio
 
-    def load_ratio(self, clock):
+    def load_ratio(self, clock, pair=None):
+        """Each configuration over the baseline; with pair=(config, reference),
+        that configuration over its reference (a pair of metadata "pairs")."""
         cases = self.cases(clock, "load", "load_ns", lambda k: xnum(k.x) is not None)
         if not cases:
             raise Skip(f"no load/load_ns samples with a size under clock {clock}")
-        others = [c for c in self.run.configs if c != self.run.baseline]
+        reference = pair[1] if pair else self.run.baseline
+        others = [pair[0]] if pair else [c for c in self.run.configs if c != reference]
         fig, axes = figures.grid(len(cases))
         shown = set()
         for ax, case in zip(axes, cases):
@@ -126,7 +130,7 @@ class Plotter:
             for i, config in enumerate(others):
                 xs, ys, lo, hi = [], [], [], []
                 for k in keys:
-                    cmp = self.points.compare(k, config)
+                    cmp = self.points.compare(k, config, reference)
                     if cmp is None or cmp.ratio is None or xnum(k.x) is None:
                         continue
                     # Dodge the configurations sideways (multiplicatively: log axis).
@@ -146,16 +150,16 @@ class Plotter:
             figures.log_x_at(ax, [xnum(k.x) for k in keys])
             ax.set_title(case)
             ax.set_xlabel(X_LABELS.get(case, "x"))
-            ax.set_ylabel(f"load latency / {self.run.baseline}")
+            ax.set_ylabel(f"load latency / {reference}")
         if not shown:
             figures.close(fig)
-            raise Skip(f"no configuration to compare with baseline {self.run.baseline}"
-                       f" under clock {clock}")
+            what = f"{pair[0]} and {reference}" if pair else f"baseline {reference}"
+            raise Skip(f"no configuration to compare with {what} under clock {clock}")
         handles = [self.handle(c) for c in others if c in shown]
-        figures.finish(fig, self.title(f"Load latency ratio to {self.run.baseline}"
+        figures.finish(fig, self.title(f"Load latency ratio to {reference}"
                                        " (median, bootstrap 95% CI)", clock),
-                       handles, self.note(clock, shown | {self.run.baseline}))
-        return self.save(fig, f"load_ratio_{clock}")
+                       handles, self.note(clock, shown | {reference}) if not pair else "")
+        return self.save(fig, pair_plot_name(pair, clock) if pair else f"load_ratio_{clock}")
 
     # 3. call cost
 
@@ -379,6 +383,11 @@ def sizing(result, outdir):
     return "sizing"
 
 
+def pair_plot_name(pair, clock):
+    """load_ratio_<config>_over_<reference>_<clock>, for a pair of metadata "pairs"."""
+    return f"load_ratio_{pair[0]}_over_{pair[1]}_{clock}"
+
+
 def make_all(run, points, outdir):
     """Draw every plot; return (names written, [(name, reason skipped)], [(name, error)]).
 
@@ -392,6 +401,8 @@ def make_all(run, points, outdir):
                  (f"load_ratio_{clock}", p.load_ratio, clock),
                  (f"call_cost_{clock}", p.call_cost, clock),
                  (f"real_programs_{clock}", p.real_programs, clock)]
+        plan += [(pair_plot_name(pair, clock), functools.partial(p.load_ratio, pair=pair), clock)
+                 for pair in run.pairs]
     for name, fn, workload in (("memory", p.memory, "mem"), ("tlb", p.tlb, "tlb")):
         clocks = [c for c in run.clocks if points.select(clock=c, workload=workload)]
         if not clocks:

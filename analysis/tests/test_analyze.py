@@ -284,10 +284,11 @@ class FillRunTest(AnalyzeTestCase):
         self.assertIn("212 fill samples for sizing", self.proc.stdout)
 
     def test_ordinary_plots_and_sizing_written(self):
-        for name in PLOTS + ["sizing"]:
+        pair = [f"load_ratio_series_over_series-region-off_{c}" for c in ("icount", "wall")]
+        for name in PLOTS + pair + ["sizing"]:
             self.assertPlot(name)
         written = sorted(os.listdir(os.path.join(self.run_dir, "plots")))
-        self.assertEqual(written, sorted(f"{n}.{e}" for n in PLOTS + ["sizing"]
+        self.assertEqual(written, sorted(f"{n}.{e}" for n in PLOTS + pair + ["sizing"]
                                          for e in ("pdf", "png")))
         for name in SIZING_FILES[:2]:
             self.assertIn(f"wrote {os.path.join(self.run_dir, name)}", self.proc.stdout)
