@@ -260,12 +260,16 @@ class Plotter:
         for ax, metric in zip(axes, metrics):
             keys = self.points.select(clock=clock, workload="tlb", metric=metric)
             self.bars(ax, keys, shown)
+            if span(self.points, keys, self.run.configs) > 100:
+                # A new pack's TLBIs (~1,500) beside a load's (~5): log, with 0 kept.
+                ax.set_yscale("symlog", linthresh=1)
             multi = {k.case for k in keys if sum(1 for j in keys if j.case == k.case) > 1}
             ax.set_xticks(range(len(keys)))
             ax.set_xticklabels([k.case + (f"\nx={k.x}" if k.case in multi else "") for k in keys],
                                rotation=25, ha="right", fontsize=7)
             ax.set_title(metric.upper() if metric != "ipi" else "IPIs")
-            ax.set_ylabel("per operation (count)")
+            ax.set_ylabel("per operation (count)" if ax.get_yscale() == "linear"
+                          else "per operation (count, log)")
         handles = [self.handle(c, bar=True) for c in self.run.configs if c in shown]
         figures.finish(fig, self.title("Maintenance instructions per operation (median,"
                                        " p5-p95)", clock), handles, self.note(clock, shown))
@@ -365,6 +369,9 @@ def sizing(result, outdir):
                                      linestyle=s.linestyle, markersize=6, linewidth=1.4,
                                      label=name))
     ax.axvspan(max(result["sizes_mib"]), max(xs), color="#888888", alpha=0.08, linewidth=0)
+    ax.axvline(sizing_model.DEFAULT_MIB, color="black", linestyle=":", linewidth=1.0)
+    handles.append(mlines.Line2D([], [], color="black", linestyle=":", linewidth=1.0,
+                                 label=f"default: {sizing_model.DEFAULT_MIB} MiB"))
     figures.log_x_at(ax, xs, most=12)
     figures.log_y(ax)
     ax.set_xlabel("BPF JIT region size (MiB)")
@@ -381,6 +388,14 @@ def sizing(result, outdir):
                    f"run {result['run_id']}; {sizing_model.checked_line(result)}", handles, note)
     figures.save(fig, outdir, "sizing")
     return "sizing"
+
+
+def span(points, keys, configs):
+    """Largest median over the smallest positive one among keys' configurations
+    (1 when there is nothing to compare)."""
+    medians = [s.median for k in keys for c in configs
+               for s in [points.summary(k, c)] if s is not None and s.median > 0]
+    return max(medians) / min(medians) if medians else 1
 
 
 def pair_plot_name(pair, clock):

@@ -74,6 +74,8 @@ CLASS_TEXT = {
     "mix": "50% p50, 25% p75, 25% 16 KiB programs in a fixed pseudo-random order;"
            " then churn: unload a pseudo-random half, fill again",
 }
+# The series' default region size (CONFIG_ARM64_BPF_JIT_REGION_SIZE), marked on the plot.
+DEFAULT_MIB = 128
 EXTRAPOLATE_MIB = (64, 128, 256, 512, 1024, 2048, 4096)
 REPORT_MIB = (128, 1024)
 TOLERANCE = 0.05
