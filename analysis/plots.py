@@ -235,6 +235,11 @@ class Plotter:
                         ax.plot([p[0] for p in gone], [p[1].median / scale for p in gone],
                                 linestyle="none", marker=s.marker, markersize=8,
                                 markerfacecolor="none", markeredgecolor=s.colour)
+                if metric.endswith("_bytes"):
+                    per = per_program(self, keys, metric)
+                    if per:
+                        ax.text(0.02, 0.97, per, transform=ax.transAxes, va="top",
+                                ha="left", fontsize=6)
                 figures.log_x_at(ax, [xnum(k.x) for k in keys + after if xnum(k.x)])
                 ax.set_title(f"{name}: {cls} programs")
                 ax.set_xlabel("programs loaded")
@@ -388,6 +393,24 @@ def sizing(result, outdir):
                    f"run {result['run_id']}; {sizing_model.checked_line(result)}", handles, note)
     figures.save(fig, outdir, "sizing")
     return "sizing"
+
+
+def per_program(plotter, keys, metric):
+    """'per program at N:' and each configuration's median / N at its
+    largest count N, one line each (N named per line where it differs);
+    '' without data."""
+    found = []
+    for config in plotter.run.configs:
+        pts = plotter.series(keys, config)
+        if pts and pts[-1][0] > 0:
+            found.append((config, pts[-1][0], pts[-1][1].median / pts[-1][0]))
+    if not found:
+        return ""
+    first = found[0][1]
+    lines = [f"{c}: {labels.number(round(b), 'bytes')} B"
+             + ("" if n == first else f" (at {labels.number(n, 'count')})")
+             for c, n, b in found]
+    return f"per program at {labels.number(first, 'count')}:\n" + "\n".join(lines)
 
 
 def span(points, keys, configs):
