@@ -18,8 +18,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# Console lines that fail a boot unless its allow regex matches them.
-BAD = re.compile(r"CFI failure|BUG:|Oops|Kernel panic|WARNING:")
+# Console lines that fail a boot unless its allow regex matches them: the
+# patterns of vm/console-bad (one extended regex a line), which vm/check-series
+# greps with too.
+with open(os.path.join(os.path.dirname(HERE), "vm", "console-bad")) as _f:
+    BAD = re.compile("|".join(line.strip() for line in _f if line.strip()))
 
 
 def cases(group, prefix):
