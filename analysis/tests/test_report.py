@@ -19,6 +19,9 @@ class ReportTest(unittest.TestCase):
         self.assertIn("kvm: unavailable: x86_64 host cannot run an arm64 guest under KVM", out)
         self.assertIn("determinism (icount): identical", out)
         self.assertIn("missing: nothing", out)
+        self.assertIn("intervals: [95% CI] is a percentile bootstrap of the ratio (or difference)"
+                      " of medians, resampling rounds under icount and whole boots under other"
+                      " clocks", out)
 
     def test_call_delta(self):
         lines = self.ok.stdout.splitlines()
