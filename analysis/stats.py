@@ -40,18 +40,6 @@ def percentile(values, p):
     return s[lo] + (s[hi] - s[lo]) * frac
 
 
-def bootstrap_medians(base, other, resamples=RESAMPLES, seed=SEED):
-    """[(median of a base resample, median of an other resample)] * resamples.
-
-    Both samples are resampled independently (they come from different
-    boots), from a generator seeded afresh on every call.
-    """
-    rng = random.Random(seed)
-    nb, no = len(base), len(other)
-    return [(median(rng.choices(base, k=nb)), median(rng.choices(other, k=no)))
-            for _ in range(resamples)]
-
-
 def _interval(pairs, statistic, level):
     """Percentile interval of statistic(other_median, base_median) over pairs.
 
@@ -82,18 +70,9 @@ def compare(base, other, resamples=RESAMPLES, seed=SEED, level=LEVEL):
     than two values (a single measurement has no spread to resample) or
     the statistic is undefined. Constant samples give exact figures and
     zero-width intervals. Both intervals come from one set of resamples.
+    Each value is resampled on its own: compare_boots() with one value a boot.
     """
-    if not base or not other:
-        raise ValueError("comparison needs values on both sides")
-    mb, mo = median(base), median(other)
-    ratio, delta = _ratio(mo, mb), _delta(mo, mb)
-    if len(base) < 2 or len(other) < 2:
-        return ratio, None, delta, None
-    if _constant(base) and _constant(other):
-        return ratio, (None if ratio is None else (ratio, ratio)), delta, (delta, delta)
-    pairs = bootstrap_medians(base, other, resamples, seed)
-    rci = None if ratio is None else _interval(pairs, _ratio, level)
-    return ratio, rci, delta, _interval(pairs, _delta, level)
+    return compare_boots([[v] for v in base], [[v] for v in other], resamples, seed, level)
 
 
 def compare_boots(base_boots, other_boots, resamples=RESAMPLES, seed=SEED, level=LEVEL):
@@ -102,7 +81,9 @@ def compare_boots(base_boots, other_boots, resamples=RESAMPLES, seed=SEED, level
     resamples whole boots, not values. Rounds of one boot share its state (its
     placement in memory, the host's load while it ran), so they are not
     independent draws; boots are. An interval needs two boots on each side
-    (None otherwise: one boot shows no spread between boots).
+    (None otherwise: one boot shows no spread between boots). Both sides are
+    resampled independently (they come from different boots), from a
+    generator seeded afresh on every call.
     """
     base = [v for b in base_boots for v in b]
     other = [v for b in other_boots for v in b]
