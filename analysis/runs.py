@@ -16,6 +16,7 @@ HEADER = ["config", "clock", "boot", "workload", "case", "x", "metric", "unit",
           "round", "warmup", "value"]
 REQUIRED_KEYS = ("run_id", "baseline", "configurations", "boots")
 FILL = "fill"  # the workload of the fill configurations (analysis/sizing.py)
+CONC = "conc"  # many loaders at once, in boots of their own (analysis/conc.py)
 RUN_ID = re.compile(r"^\d{8}-\d{6}-")
 CLOCK_ORDER = ("icount", "wall", "kvm")
 
@@ -56,9 +57,10 @@ class Run:
 
     @property
     def ordinary(self):
-        """The measured samples of the compared configurations (fill rows aside)."""
+        """The measured samples of the compared configurations (fill and conc rows
+        aside: each has a module of its own)."""
         return [s for s in self.measured
-                if s.config not in self.fill_configs and s.workload != FILL]
+                if s.config not in self.fill_configs and s.workload not in (FILL, CONC)]
 
     @property
     def fill(self):

@@ -7,14 +7,25 @@ size in MiB, case = class). This module turns those counts into an answer
 for regions too large to fill under emulation:
 
   packs(S)      the 2 MiB bpf_prog_packs a region of S bytes holds: each
-                takes 2 MiB plus a guard page of VA, so floor(S / (2 MiB +
-                PAGE_SIZE)); from the kernel's geometry, not fitted
+                takes 2 MiB plus a guard page of VA, so floor((S - F) / (2
+                MiB + PAGE_SIZE)), F the VA the region holds before any
+                program (the staging pool and its guard page, as the fill
+                workload records it at boot: case "region"); eBPF programs
+                do not use the reserve the kernel keeps at the region's top
+                for classic BPF and trampolines (reserve_packs(S)), so their
+                classes get packs(S) - reserve_packs(S); from the kernel's
+                geometry, not fitted. A run without "region" rows (kernels
+                before the pool moved into the region and before the
+                reserve) has F = 0 and no reserve
   n_c           objects of class c per pack: objects / allocations at the
                 failure, the mean over c's fitted sizes
   objects_c(S)  n_c x packs(S)
   e             for a class with churn rows (mix): (kept + refilled) /
                 first-fill objects at the last churn round, the mean over
-                the class's fitted sizes; after churn, e x n_c x packs(S)
+                the class's fitted sizes; after churn, e x n_c x packs(S).
+                churn_trends() says whether e still falls at the last
+                rounds (CHURN_WINDOW rounds moving by more than
+                CHURN_SETTLED) or has settled
 
 The held-out size is chosen per class (class_sizes()): each class is fitted
 on every size where it has a usable point but its largest, and checked
@@ -30,6 +41,7 @@ import errno
 import json
 import math
 import os
+from collections import namedtuple
 
 import labels
 import stats
@@ -59,6 +71,15 @@ DESCRIPTOR_BYTES = 8
 # kernel/bpf/bpf_struct_ops.c, bpf_struct_ops_image_alloc(): a struct_ops
 # map's image is one whole PAGE_SIZE (from a pack).
 PAGE_IMAGE_CLASSES = ("struct_ops",)
+# arch/arm64/mm/bpf_jit_region.c, default_reserve() and bpf_jit_region_place():
+# the reserve at the region's top is S / 32 rounded down to 2 MiB (none below
+# 64 MiB), kept in whole packs, each with its guard page, and at least one
+# pack stays below it. Classes whose objects may be allocated in it:
+RESERVE_DIVISOR = 32
+RESERVE_STEP = 2 * MIB
+RESERVE_CLASSES = ("trampoline", "struct_ops")
+# The fill workload's rows that describe the region, not a class.
+REGION_CASE = "region"
 # include/linux/errno.h: kernel-internal errnos that reach user space.
 KERNEL_ERRNOS = {524: "ENOTSUPP"}
 
@@ -80,6 +101,16 @@ EXTRAPOLATE_MIB = (64, 128, 256, 512, 1024, 2048, 4096)
 REPORT_MIB = (128, 1024)
 TOLERANCE = 0.05
 CHURN = " after churn"
+# The churn efficiency has settled when its last CHURN_WINDOW rounds span at
+# most CHURN_SETTLED (absolute).
+CHURN_WINDOW = 5
+CHURN_SETTLED = 0.01
+
+# What the region holds before any class (case "region" of the fill rows):
+# boot_bytes and boot_allocations at boot, and whether the kernel keeps the
+# default reserve (it records reserve_bytes). NO_LAYOUT: an older run.
+Layout = namedtuple("Layout", "boot_bytes boot_allocations reserve_rule")
+NO_LAYOUT = Layout(0, 0, False)
 
 class SizingError(Exception):
     """Fill rows the model cannot use; the message says which and what is valid."""
@@ -92,9 +123,39 @@ def pack_va_bytes(page_bytes=MEASURED_PAGE_BYTES, nodes=1):
     return PACK_BYTES * nodes + GUARD_PAGES * page_bytes
 
 
-def packs(size_bytes, page_bytes=MEASURED_PAGE_BYTES, nodes=1):
-    """How many packs a region of size_bytes holds: floor(S / (2 MiB x nodes + guard))."""
-    return int(size_bytes // pack_va_bytes(page_bytes, nodes))
+def fixed_va_bytes(layout, page_bytes=MEASURED_PAGE_BYTES):
+    """Region VA taken before any program: what was in use at boot, with a guard page
+    behind each of its allocations."""
+    return layout.boot_bytes + layout.boot_allocations * page_bytes
+
+
+def reserve_packs(size_bytes, layout=NO_LAYOUT, page_bytes=MEASURED_PAGE_BYTES, nodes=1):
+    """The packs the kernel keeps at the top of a region of size_bytes by default
+    (bpf_jit_region_place()): ceil(reserve / pack), at least one pack left below."""
+    if not layout.reserve_rule:
+        return 0
+    pack = PACK_BYTES * nodes
+    reserve = size_bytes // RESERVE_DIVISOR // RESERVE_STEP * RESERVE_STEP
+    n = -(-reserve // pack)
+    if n and (n + 1) * pack_va_bytes(page_bytes, nodes) > size_bytes:
+        n = size_bytes // pack_va_bytes(page_bytes, nodes) - 1
+    return int(n)
+
+
+def packs(size_bytes, page_bytes=MEASURED_PAGE_BYTES, nodes=1, layout=NO_LAYOUT, cls=None):
+    """How many packs objects of cls can use in a region of size_bytes:
+    floor((S - F) / (2 MiB x nodes + guard)), less the reserve unless cls may use it
+    (RESERVE_CLASSES; cls None: every pack)."""
+    total = int((size_bytes - fixed_va_bytes(layout, page_bytes))
+                // pack_va_bytes(page_bytes, nodes))
+    if cls is None or cls in RESERVE_CLASSES:
+        return max(total, 0)
+    return max(total - reserve_packs(size_bytes, layout, page_bytes, nodes), 0)
+
+
+def program_packs(size_bytes, page_bytes=MEASURED_PAGE_BYTES, layout=NO_LAYOUT):
+    """The packs eBPF programs can use (the reserve left out)."""
+    return packs(size_bytes, page_bytes, layout=layout, cls="p50")
 
 
 def table_spans(page_bytes):
@@ -158,6 +219,9 @@ def collect(samples):
     by_size, by_config, rows, classes = {}, {}, {}, []
     for s in samples:
         size = size_of(s.x, s.config)
+        if s.case == REGION_CASE:
+            rows.setdefault((size, s.case, s.metric, s.round), []).append(s.value)
+            continue
         if by_config.setdefault(s.config, size) != size:
             raise SizingError(f"samples.csv: {s.config} has fill rows for region sizes"
                               f" {by_config[s.config]} and {size} MiB; a configuration has one"
@@ -175,7 +239,28 @@ def collect(samples):
     return by_size, {k: stats.median(v) for k, v in rows.items()}, classes
 
 
-def measured_points(by_size, values, classes):
+def layout_of(values):
+    """The run's Layout: the region's use at boot (the largest seen at any size; the
+    staging pool is the same at every size) and whether the kernel keeps a reserve;
+    NO_LAYOUT when the run has no "region" rows."""
+    region = {}
+    for (size, case, metric, rnd), v in values.items():
+        if case == REGION_CASE and rnd == 0:
+            region.setdefault(metric, []).append(v)
+    if not region:
+        return NO_LAYOUT
+    return Layout(int(max(region.get("boot_in_use_bytes", [0]))),
+                  int(max(region.get("boot_allocations", [0]))),
+                  "reserve_bytes" in region)
+
+
+def recorded_reserves(values):
+    """{size_mib: reserve_bytes} as the kernel reported them."""
+    return {size: v for (size, case, metric, rnd), v in values.items()
+            if case == REGION_CASE and metric == "reserve_bytes" and rnd == 0}
+
+
+def measured_points(by_size, values, classes, layout=NO_LAYOUT):
     """One dict per (size, class) measured: the failure's figures and whether the fit may use it.
 
     usable: objects and allocations recorded, allocations > 0, and the
@@ -189,7 +274,7 @@ def measured_points(by_size, values, classes):
             if not metric:
                 continue
             objects, allocations = metric.get("objects"), metric.get("allocations")
-            predicted = packs(size * MIB)
+            predicted = packs(size * MIB, layout=layout, cls=cls)
             why = ""
             if objects is None or allocations is None:
                 why = "objects or allocations not recorded"
@@ -298,10 +383,10 @@ def fit(points, churn):
     return out
 
 
-def predict_class(cls, f, size_mib, page_bytes=MEASURED_PAGE_BYTES):
+def predict_class(cls, f, size_mib, page_bytes=MEASURED_PAGE_BYTES, layout=NO_LAYOUT):
     """{series: objects} of one class at size_mib: n_c x packs, and e x n_c x packs
     after churn."""
-    n_packs = packs(size_mib * MIB, page_bytes)
+    n_packs = packs(size_mib * MIB, page_bytes, layout=layout, cls=cls)
     n = per_pack_at_page(cls, f["objects_per_pack"]["mean"], page_bytes)
     out = {cls: n * n_packs}
     if "churn_efficiency" in f:
@@ -309,16 +394,38 @@ def predict_class(cls, f, size_mib, page_bytes=MEASURED_PAGE_BYTES):
     return out
 
 
-def predict(fits, size_mib, page_bytes=MEASURED_PAGE_BYTES):
+def predict(fits, size_mib, page_bytes=MEASURED_PAGE_BYTES, layout=NO_LAYOUT):
     """{series: objects} at size_mib: n_c x packs, and e x n_c x packs after churn,
     each class with its own fit."""
     out = {}
     for cls, f in fits.items():
-        out.update(predict_class(cls, f, size_mib, page_bytes))
+        out.update(predict_class(cls, f, size_mib, page_bytes, layout))
     return out
 
 
-def check(fits, points, churn):
+def churn_trends(churn):
+    """One dict per (class, size) with churn rows: the efficiency at the first and
+    last rounds, the span of the last CHURN_WINDOW rounds, and whether it has settled
+    (that span at most CHURN_SETTLED; None with fewer rounds than the window)."""
+    series = {}
+    for c in churn:
+        if c["efficiency"] is not None:
+            series.setdefault((c["class"], c["size_mib"]), []).append((c["round"],
+                                                                       c["efficiency"]))
+    out = []
+    for (cls, size), pts in sorted(series.items()):
+        pts.sort()
+        effs = [e for _, e in pts]
+        window = effs[-CHURN_WINDOW:]
+        span = max(window) - min(window)
+        out.append({"class": cls, "size_mib": size, "rounds": len(effs),
+                    "first": effs[0], "last": effs[-1], "min": min(effs),
+                    "window_span": span,
+                    "settled": None if len(effs) < CHURN_WINDOW else span <= CHURN_SETTLED})
+    return out
+
+
+def check(fits, points, churn, layout=NO_LAYOUT):
     """Predicted against measured, each class at its own checked size (not fitted), and
     after churn at the same size; a class with no checked size gets a row that says
     why (size_mib, predicted and measured None)."""
@@ -343,7 +450,7 @@ def check(fits, points, churn):
         if last is not None:
             measured[cls + CHURN] = (last["after_churn_objects"] if last["usable"] else None,
                                      "" if last["usable"] else "no usable first fill or refill")
-        for series, pred in predict_class(cls, f, size).items():
+        for series, pred in predict_class(cls, f, size, layout=layout).items():
             meas, why = measured.get(series, (None, "not measured"))
             err = (pred - meas) / meas if meas else None
             out.append({"class": series, "size_mib": size, "predicted": pred, "measured": meas,
@@ -371,7 +478,8 @@ def model(run):
         return None
     by_size, values, classes = collect(samples)
     sizes = sorted(by_size)
-    points = measured_points(by_size, values, classes)
+    layout = layout_of(values)
+    points = measured_points(by_size, values, classes, layout)
     churn = churn_points(values, points)
     fits = fit(points, churn)
     fits = {c: fits[c] for c in classes if c in fits}
@@ -382,24 +490,37 @@ def model(run):
         "geometry": {"pack_bytes": PACK_BYTES, "chunk_bytes": CHUNK_BYTES,
                      "page_bytes": MEASURED_PAGE_BYTES, "guard_pages": GUARD_PAGES,
                      "pack_va_bytes": pack_va_bytes(), "numa_nodes": 1,
-                     "packs": f"floor(S / ({PACK_BYTES // MIB} MiB + {GUARD_PAGES} page))"},
+                     "fixed_va_bytes": fixed_va_bytes(layout),
+                     "reserve": layout.reserve_rule,
+                     "packs": (f"floor((S - {labels.size_bytes(fixed_va_bytes(layout))})"
+                               f" / ({PACK_BYTES // MIB} MiB + {GUARD_PAGES} page))"
+                               if fixed_va_bytes(layout) else
+                               f"floor(S / ({PACK_BYTES // MIB} MiB + {GUARD_PAGES} page))")},
+        "layout": layout._asdict(),
+        "recorded_reserves": recorded_reserves(values),
         "configurations": [{"size_mib": s, "config": by_size[s]} for s in sizes],
         "sizes_mib": sizes, "fitted_mib": fitted, "checked_mib": checked[-1] if checked else None,
         "checked_sizes_mib": checked,
         "classes": classes, "measured": points, "churn": churn,
         "fit": fits,
-        "check": check(fits, points, churn),
-        "predictions": [{"size_mib": s, "packs": packs(s * MIB), "objects": predict(fits, s)}
+        "check": check(fits, points, churn, layout),
+        "churn_trends": churn_trends(churn),
+        "predictions": [{"size_mib": s, "packs": program_packs(s * MIB, layout=layout),
+                         "all_packs": packs(s * MIB, layout=layout),
+                         "objects": predict(fits, s, layout=layout)}
                         for s in EXTRAPOLATE_MIB],
         "page_tables": [{"size_mib": s, **{page_name(p): page_tables(s * MIB, p)
                                           for p in PAGE_SIZES}}
                         for s in EXTRAPOLATE_MIB],
         "page_sizes": [{"page": page_name(p), "page_bytes": p,
                         "pack_va_bytes": pack_va_bytes(p),
+                        "fixed_va_bytes": fixed_va_bytes(layout, p),
                         "objects_per_pack": {c: per_pack_at_page(c, f["objects_per_pack"]["mean"],
                                                                  p) for c, f in fits.items()},
-                        "predictions": [{"size_mib": s, "packs": packs(s * MIB, p),
-                                         "objects": predict(fits, s, p)}
+                        "predictions": [{"size_mib": s,
+                                         "packs": program_packs(s * MIB, p, layout),
+                                         "all_packs": packs(s * MIB, p, layout=layout),
+                                         "objects": predict(fits, s, p, layout)}
                                         for s in EXTRAPOLATE_MIB]}
                        for p in PAGE_SIZES],
     }
@@ -432,6 +553,13 @@ def notes(result, run):
     for cls in result["classes"]:
         if cls not in result["fit"]:
             out.append(f"{cls}: no usable point at any size; not modelled")
+    layout = Layout(**result["layout"])
+    for size, got in sorted(result["recorded_reserves"].items()):
+        want = reserve_packs(size * MIB, layout) * PACK_BYTES
+        if got != want:
+            out.append(f"at {labels.mib(size)} the kernel reported a reserve of"
+                       f" {labels.size_bytes(got)}, the default rule gives"
+                       f" {labels.size_bytes(want)}")
     measured = [c["config"] for c in result["configurations"]]
     missing = [c for c in run.fill_configs if c not in measured]
     if missing:
@@ -443,7 +571,13 @@ ASSUMPTIONS = [
     f"with N NUMA nodes a pack is N x {PACK_BYTES // MIB} MiB (BPF_PROG_PACK_SIZE = SZ_2M *"
     " num_possible_nodes()): N times the objects per pack and about 1/N the packs per region;"
     " the measured guests have one node",
-    "the whole region is BPF JIT VA, as in the measured kernels: nothing else allocates in it",
+    "nothing but BPF JIT memory and what the region held at boot allocates in it, as in the"
+    " measured kernels; staging that falls back to the region when the pool is full is"
+    " transient and not counted",
+    f"eBPF program classes do not use the reserve (the kernel's default: S / {RESERVE_DIVISOR}"
+    f" rounded down to {RESERVE_STEP // MIB} MiB, in whole packs, none below 64 MiB), which"
+    " trampolines and struct_ops images may; the measured sizes have none, so the reserve's"
+    " effect is computed, not measured",
 ]
 
 
@@ -543,13 +677,17 @@ def markdown(result):
     out.append(f"- kernel geometry (not measured): packs of {labels.size_bytes(g['pack_bytes'])}"
                f" per NUMA node in {g['chunk_bytes']}-byte chunks; each takes"
                f" {labels.size_bytes(g['pack_va_bytes'])} of region VA with its guard page, so"
-               f" packs(S) = {g['packs']}")
+               f" packs(S) = {g['packs']}"
+               + (f" (the VA held at boot, recorded by the run), less the reserve for eBPF"
+                  f" programs ({', '.join(RESERVE_CLASSES)} may use it)"
+                  if g.get("reserve") else ""))
     out.append("- model: objects_c(S) = n_c x packs(S), n_c = objects / allocations at the"
                " failure (mean over the class's fitted sizes); after churn e x n_c x packs(S)")
     out.append("- each class is fitted on every size where it has a usable point but its"
                " largest, and checked against that largest one (not fitted); with one usable"
                " size it is fitted on it and not checked")
     out.append(f"- sizes: {checked_line(r)}")
+    out.append(f"- held at boot: {layout_line(r)}")
     out.append("")
     out += ["## Classes", ""]
     out += [f"- {c}: {CLASS_TEXT.get(c, 'not described')}" for c in r["classes"]]
@@ -579,6 +717,7 @@ def markdown(result):
                           labels.count(c["kept_objects"]), labels.count(c["refill_objects"]),
                           labels.count(c["after_churn_objects"]), fmt_ratio(c["efficiency"])]
                          for c in r["churn"]], left=2)
+        out += [f"- {t}" for t in trend_lines(r)] + [""]
 
     out += ["## Model: objects per pack (fitted)", ""]
     rows = []
@@ -615,8 +754,9 @@ def markdown(result):
 
     names = series_names(r)
     out += ["## Predicted objects before the first failure (4 KiB pages)", ""]
-    out += md_table(["region", "packs"] + names,
-                    [[labels.mib(p["size_mib"]), labels.count(p["packs"])]
+    out += md_table(["region", "packs (programs)", "packs (all)"] + names,
+                    [[labels.mib(p["size_mib"]), labels.count(p["packs"]),
+                      labels.count(p.get("all_packs", p["packs"]))]
                      + [labels.count(p["objects"].get(n), whole=True) for n in names]
                      for p in r["predictions"]])
 
@@ -636,8 +776,9 @@ def markdown(result):
                         " PMD)" for p in PAGE_SIZES] for t in r["page_tables"]])
 
     out += ["## 16 KiB and 64 KiB pages (computed)", ""]
-    out += ["Packs stay 2 MiB but the guard page is PAGE_SIZE: packs(S) = floor(S / (2 MiB +"
-            f" PAGE_SIZE)). Programs and trampolines take {CHUNK_BYTES}-byte chunks, so their"
+    out += ["Packs stay 2 MiB but the guard page is PAGE_SIZE: packs(S) = floor((S - F) / (2"
+            " MiB + PAGE_SIZE)), F the VA held at boot with PAGE_SIZE guard pages. Programs"
+            f" and trampolines take {CHUNK_BYTES}-byte chunks, so their"
             " objects per pack do not change; a struct_ops image is a whole page (at most "
             + ", ".join(str(PACK_BYTES // p) for p in PAGE_SIZES) + " per pack), plus the rest"
             " of the object as measured with 4 KiB pages.", ""]
@@ -649,8 +790,9 @@ def markdown(result):
         if ps["page_bytes"] == MEASURED_PAGE_BYTES:
             continue
         out += [f"### {ps['page_bytes'] // 1024} KiB pages", ""]
-        out += md_table(["region", "packs"] + names,
-                        [[labels.mib(p["size_mib"]), labels.count(p["packs"])]
+        out += md_table(["region", "packs (programs)", "packs (all)"] + names,
+                        [[labels.mib(p["size_mib"]), labels.count(p["packs"]),
+                          labels.count(p.get("all_packs", p["packs"]))]
                          + [labels.count(p["objects"].get(n), whole=True) for n in names]
                          for p in ps["predictions"]])
     out += ["## Notes", ""] + [f"- {n}" for n in r["notes"] + r["assumptions"]] + [""]
@@ -665,6 +807,39 @@ def point_role(result, p):
     if p["size_mib"] == f["checked_mib"]:
         return "checked"
     return "fitted" if p["size_mib"] in f["fitted_mib"] else "left out"
+
+
+def trend_lines(result):
+    """One sentence per (class, size) with churn rows: where the efficiency went and
+    whether it has settled."""
+    out = []
+    for t in result["churn_trends"]:
+        where = f"{t['class']} at {labels.mib(t['size_mib'])}"
+        trend = (f"churn efficiency {fmt_ratio(t['first'])} at round 1, {fmt_ratio(t['last'])}"
+                 f" at round {t['rounds']}")
+        if t["settled"] is None:
+            out.append(f"{where}: {trend}; fewer than {CHURN_WINDOW} rounds: whether it has"
+                       " settled is not known")
+        elif t["settled"]:
+            out.append(f"{where}: {trend}; settled (its last {CHURN_WINDOW} rounds within"
+                       f" {fmt_ratio(t['window_span'])})")
+        else:
+            out.append(f"{where}: {trend}; NOT settled (its last {CHURN_WINDOW} rounds span"
+                       f" {fmt_ratio(t['window_span'])}): the after-churn prediction is an"
+                       " upper bound")
+    return out
+
+
+def layout_line(result):
+    """What was subtracted from every region before counting packs."""
+    layout = Layout(**result["layout"])
+    if layout == NO_LAYOUT:
+        return ("the run records no \"region\" rows (a kernel before the staging pool moved"
+                " into the region and before the reserve): packs(S) counts the whole region")
+    return (f"the region held {labels.size_bytes(layout.boot_bytes)} in"
+            f" {layout.boot_allocations} allocation(s) at boot (the staging pool):"
+            f" {labels.size_bytes(fixed_va_bytes(layout))} of VA with guard pages, subtracted"
+            " from every region")
 
 
 def fmt_ratio(v):
@@ -705,8 +880,9 @@ def checked_sizes(result):
 def model_series(result, sizes_mib):
     """{series: [(size_mib, predicted objects)]} of the model at sizes_mib."""
     out = {}
+    layout = Layout(**result["layout"])
     for size in sizes_mib:
-        for name, v in predict(result["fit"], size).items():
+        for name, v in predict(result["fit"], size, layout=layout).items():
             out.setdefault(name, []).append((size, v))
     return out
 
@@ -739,9 +915,11 @@ def summary_lines(result):
             parts.append(f"{cls}{CHURN} x{fmt_ratio(f['churn_efficiency']['mean'])}")
     out.append(f"  objects per {PACK_BYTES // MIB} MiB pack: " + (", ".join(parts) or "none"))
     names = series_names(r)
+    layout = Layout(**r["layout"])
     for size in REPORT_MIB:
-        objs = predict(r["fit"], size)
-        out.append(f"  predicted at {labels.mib(size)} ({packs(size * MIB)} packs): "
+        objs = predict(r["fit"], size, layout=layout)
+        out.append(f"  predicted at {labels.mib(size)}"
+                   f" ({program_packs(size * MIB, layout=layout)} packs for programs): "
                    + (", ".join(f"{n} {labels.count(objs[n], whole=True)}" for n in names)
                       or "nothing"))
     if r["check"]:
@@ -756,5 +934,6 @@ def summary_lines(result):
                 f"{c['class']} ({c['why_not_checked']})" for c in by_size[None]))
         out.append("  check " + "; ".join(parts))
         out.append(f"  {verdict(r)}")
+    out += [f"  churn: {t}" for t in trend_lines(r)]
     out += [f"  note: {n}" for n in r["notes"]]
     return out

@@ -91,8 +91,8 @@ class FillReportTest(unittest.TestCase):
     def test_sizing_lines(self):
         self.assertIn("sizing (fill workload): fitted on 4 MiB, 8 MiB, 16 MiB; checked against"
                       " 32 MiB (measured, not fitted)", self.out)
-        self.assertIn("predicted at 128 MiB (63 packs): p50 229,320", self.out)
-        self.assertIn("predicted at 1 GiB (511 packs): p50 1,860,040", self.out)
+        self.assertIn("predicted at 128 MiB (63 packs for programs): p50 229,320", self.out)
+        self.assertIn("predicted at 1 GiB (511 packs for programs): p50 1,860,040", self.out)
         self.assertIn("check at 32 MiB: p50 +0.00%, p75 +0.00%, largest +0.00%,"
                       " trampoline +0.00%, struct_ops +0.01%, mix +0.05%", self.out)
         self.assertIn("All 7 checked predictions are within 5%.", self.out)

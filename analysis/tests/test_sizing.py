@@ -166,7 +166,7 @@ class FixtureModelTest(unittest.TestCase):
         self.assertIn("| p50 | 3,640 | 3,640 | 3,640 | 0.0% | 4 MiB: 3,640; 8 MiB: 3,640;"
                       " 16 MiB: 3,640 | 32 MiB |", md)
         self.assertIn("All 7 checked predictions are within 5%.", md)
-        self.assertIn("| 128 MiB | 63 | 229,320 | 62,496 | 567 |", md)
+        self.assertIn("| 128 MiB | 63 | 63 | 229,320 | 62,496 | 567 |", md)
         self.assertIn("| 64 MiB | 132 KiB (32 PTE + 1 PMD) | 48 KiB (2 PTE + 1 PMD)"
                       " | 128 KiB (1 PTE + 1 PMD) |", md)
         self.assertIn("computed from the page geometry, not measured", md)
@@ -177,8 +177,8 @@ class FixtureModelTest(unittest.TestCase):
 
     def test_summary_lines(self):
         text = "\n".join(sizing.summary_lines(self.result))
-        self.assertIn("predicted at 128 MiB (63 packs): p50 229,320, p75 62,496", text)
-        self.assertIn("predicted at 1 GiB (511 packs): p50 1,860,040", text)
+        self.assertIn("predicted at 128 MiB (63 packs for programs): p50 229,320, p75 62,496", text)
+        self.assertIn("predicted at 1 GiB (511 packs for programs): p50 1,860,040", text)
         self.assertIn("check at 32 MiB: p50 +0.00%", text)
         self.assertNotIn("; at ", text)
         self.assertIn("All 7 checked predictions are within 5%.", text)
@@ -380,6 +380,74 @@ class PerClassSizesTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             self.assertEqual(plots.sizing(self.result, d), "sizing")
             self.assertEqual(sorted(os.listdir(d)), ["sizing.pdf", "sizing.png"])
+
+
+def region_rows(config, size, boot_bytes=MIB, boot_allocations=1, reserve=0):
+    return [fill_sample(config, size, "region", "boot_in_use_bytes", boot_bytes),
+            fill_sample(config, size, "region", "boot_allocations", boot_allocations),
+            fill_sample(config, size, "region", "reserve_bytes", reserve)]
+
+
+class LayoutTest(unittest.TestCase):
+    """A run whose kernel keeps the staging pool in the region and a reserve at its top."""
+
+    def test_packs_less_the_pool_and_the_reserve(self):
+        pool = sizing.Layout(MIB, 1, True)
+        # 1 GiB: (1024 MiB - 1 MiB - 4 KiB) / (2 MiB + 4 KiB) = 510.5 packs; the default
+        # reserve is 32 MiB, 16 packs, which programs do not use.
+        self.assertEqual(sizing.packs(1024 * MIB, layout=pool), 510)
+        self.assertEqual(sizing.reserve_packs(1024 * MIB, pool), 16)
+        self.assertEqual(sizing.program_packs(1024 * MIB, layout=pool), 494)
+        self.assertEqual(sizing.packs(1024 * MIB, layout=pool, cls="trampoline"), 510)
+        # 128 MiB: 63 packs, a 4 MiB reserve (2 packs); below 64 MiB no reserve.
+        self.assertEqual((sizing.packs(128 * MIB, layout=pool),
+                          sizing.program_packs(128 * MIB, layout=pool)), (63, 61))
+        self.assertEqual(sizing.reserve_packs(32 * MIB, pool), 0)
+        self.assertEqual(sizing.packs(4 * MIB, layout=pool), 1)
+        # An older run: the whole region, no reserve.
+        self.assertEqual(sizing.program_packs(1024 * MIB), 511)
+
+    def test_model_reads_the_layout_from_the_run(self):
+        samples = []
+        for s in (4, 8, 16):
+            samples += region_rows(f"region-{s}m", s)
+            samples += fill_rows(f"region-{s}m", s, "p50", 3640)
+        r = sizing.model(fill_run(samples))
+        self.assertEqual(r["layout"], {"boot_bytes": MIB, "boot_allocations": 1,
+                                       "reserve_rule": True})
+        self.assertNotIn("region", r["classes"])
+        pred = {p["size_mib"]: p for p in r["predictions"]}
+        self.assertEqual((pred[128]["packs"], pred[128]["all_packs"]), (61, 63))
+        self.assertEqual(pred[128]["objects"]["p50"], 3640 * 61)
+        self.assertEqual(r["notes"], [])
+        md = sizing.markdown(r)
+        self.assertIn("the region held 1 MiB in 1 allocation(s) at boot (the staging pool)", md)
+        self.assertIn("floor((S - 1028 KiB) / (2 MiB + 1 page))", md)
+
+    def test_a_reserve_other_than_the_rule_is_noted(self):
+        samples = region_rows("region-4m", 4, reserve=2 * MIB) + fill_rows("region-4m", 4,
+                                                                             "p50", 3640)
+        r = sizing.model(fill_run(samples, (4,)))
+        self.assertIn("at 4 MiB the kernel reported a reserve of 2 MiB, the default rule"
+                      " gives 0 bytes", " ".join(r["notes"]))
+
+
+class ChurnTrendTest(unittest.TestCase):
+    def trend(self, effs):
+        churn = [{"class": "mix", "size_mib": 8, "round": i + 1, "efficiency": e}
+                 for i, e in enumerate(effs)]
+        return sizing.churn_trends(churn)[0]
+
+    def test_settled_when_the_last_rounds_stay_within(self):
+        t = self.trend([0.96, 0.94, 0.93, 0.925, 0.926, 0.924, 0.925, 0.925])
+        self.assertTrue(t["settled"])
+        self.assertEqual((t["first"], t["last"], t["rounds"]), (0.96, 0.925, 8))
+
+    def test_still_falling_is_not_settled(self):
+        self.assertFalse(self.trend([0.96, 0.95, 0.94, 0.93, 0.92, 0.91])["settled"])
+
+    def test_too_few_rounds_is_unknown(self):
+        self.assertIsNone(self.trend([0.96, 0.95, 0.94])["settled"])
 
 
 class ErrorTest(unittest.TestCase):

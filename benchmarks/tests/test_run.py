@@ -75,7 +75,7 @@ class Names(unittest.TestCase):
         self.assertEqual(run.pick("workload", "mem,call", run.WORKLOADS), ["mem", "call"])
         with self.assertRaises(SystemExit) as e:
             run.pick("workload", "mem,nosuch", run.WORKLOADS)
-        self.assertIn("unknown workload 'nosuch' (valid: call, load, attach, mem, tlb, fill)",
+        self.assertIn("unknown workload 'nosuch' (valid: call, load, attach, mem, tlb, fill, conc)",
                       str(e.exception))
 
     def test_the_fill_file_names_region_sizes(self):
@@ -141,6 +141,23 @@ class Plan(unittest.TestCase):
 
     def test_fill_needs_the_wall_clock(self):
         self.assertEqual(self.plan(["f8"], clocks=("icount",)), [])
+
+    def test_conc_boots_once_per_configuration_after_icount(self):
+        profile = dict(self.PROFILE, conc={"conc": "--rounds 2"})
+        plan = [p[:4] for p in run.plan_boots(["a", "b", "f8"], {"f8": 1},
+                                              ["call", "conc"], ["icount", "wall"], profile)]
+        self.assertEqual(plan, [
+            ("a", "icount", 0, ["call"]), ("b", "icount", 0, ["call"]),
+            ("a", "icount", 1, ["call"]), ("b", "icount", 1, ["call"]),
+            ("a", "icount", 0, ["conc"]), ("b", "icount", 0, ["conc"]),
+            ("a", "wall", 0, ["call"]), ("b", "wall", 0, ["call"]),
+            ("a", "wall", 1, ["call"]), ("b", "wall", 1, ["call"])])
+
+    def test_conc_boots_have_more_vcpus_and_a_directory_of_their_own(self):
+        self.assertEqual(run.boot_smp(["conc"]), 4)
+        self.assertEqual(run.boot_smp(["call", "load"]), run.GUEST["smp"])
+        self.assertEqual(run.boot_dir_name("a", "icount", 0, ["conc"]), "a-icount-0-smp4")
+        self.assertEqual(run.boot_dir_name("a", "icount", 0, ["call"]), "a-icount-0")
 
 
 def rec(config, boot, workloads, d):

@@ -28,6 +28,8 @@ struct bench_opts {
 	int ncounts;		/* numbers of loaded programs for mem */
 	long counts[MAX_POINTS];
 	long large_max;		/* mem: the large class stops at this many (0: no limit) */
+	int ncpus;		/* conc: CPU counts the loaders are bound to */
+	long cpus[MAX_POINTS];
 	const char *real_dir;	/* selftests objects for load, or NULL */
 	bool split;		/* load: also the kprobe pass (verify/JIT/alloc/unload) */
 };
@@ -90,6 +92,7 @@ int bench_attach(const struct bench_opts *o);
 int bench_mem(const struct bench_opts *o);
 int bench_tlb(const struct bench_opts *o);
 int bench_fill(const struct bench_opts *o);
+int bench_conc(const struct bench_opts *o);
 
 #endif
 

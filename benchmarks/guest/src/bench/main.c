@@ -24,6 +24,8 @@ static const struct {
 	{ "mem", bench_mem, "JIT memory for 1 to 10,000 loaded programs" },
 	{ "tlb", bench_tlb, "TLB and cache maintenance per operation (with the TCG plugin)" },
 	{ "fill", bench_fill, "BPF JIT objects that fit in the region (--rounds: churns)" },
+	{ "conc", bench_conc,
+	  "load latency with --counts loaders at once on --cpus CPUs (--rounds: loads each)" },
 };
 
 #define NWORKLOADS (sizeof(workloads) / sizeof(workloads[0]))
@@ -79,7 +81,8 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: bench WORKLOAD [--rounds N] [--warmup N] [--repeat N]\n"
 		   "             [--sizes N,N,..] [--subprogs N,..] [--counts N,..]\n"
-		   "             [--large-max N] [--real DIR] [--split]\nworkloads:\n");
+		   "             [--large-max N] [--cpus N,..] [--real DIR] [--split]\n"
+		   "workloads:\n");
 	for (i = 0; i < NWORKLOADS; i++)
 		fprintf(f, "  %-7s %s\n", workloads[i].name, workloads[i].what);
 }
@@ -123,6 +126,7 @@ int main(int argc, char **argv)
 		.nsizes = 4, .sizes = { 8, 512, 4096, 65536 },
 		.nsubprogs = 3, .subprogs = { 1, 8, 64 },
 		.ncounts = 5, .counts = { 1, 10, 100, 1000, 10000 },
+		.ncpus = 1, .cpus = { 2 },
 	};
 	struct rlimit nofile = { 65536, 65536 };
 	size_t w;
@@ -162,6 +166,8 @@ int main(int argc, char **argv)
 			o.nsubprogs = parse_list(a, v, o.subprogs);
 		else if (!strcmp(a, "--counts"))
 			o.ncounts = parse_list(a, v, o.counts);
+		else if (!strcmp(a, "--cpus"))
+			o.ncpus = parse_list(a, v, o.cpus);
 		else if (!strcmp(a, "--large-max"))
 			o.large_max = parse_int(a, v, 1);
 		else if (!strcmp(a, "--real"))

@@ -1,0 +1,140 @@
+"""Load latency with several loaders at once: the conc workload's distribution.
+
+benchmarks/guest conc starts --counts loaders together, bound to C CPUs (case
+"cpus<C>", x = loaders), each loading programs of mixed sizes; a row per load
+(load_ns, and insns: that load's program size) and per batch (failed_loads,
+batch_ns, pool_misses). Under icount a guest ns is a guest instruction, and a
+load's latency includes the time it waited for a lock or a CPU.
+
+Per configuration, CPU count and loader count: the loads, p50, p95, p99 and
+the largest load_ns (nearest-rank percentiles: the smallest value with at
+least q% of the loads at or below it), the failed loads and the staging pool's
+misses over the batch. Each configuration boots once for conc, and the loads
+of one batch share that boot, so no interval is given: the ratios to the
+baseline (and to each pair's reference) describe this boot, and say so.
+model() computes it all; markdown() is tables/concurrency.md, summary_lines()
+the report's part.
+"""
+import math
+
+import labels
+
+CONC = "conc"
+PERCENTILES = (50, 95, 99)
+
+
+def percentile(values, q):
+    """Nearest rank: the smallest value with at least q% of values at or below it."""
+    v = sorted(values)
+    return v[max(math.ceil(q / 100 * len(v)) - 1, 0)]
+
+
+def cpus_of(case):
+    """'cpus4' -> 4 (the CPUs the loaders were bound to); other cases sort last."""
+    return int(case[4:]) if case.startswith("cpus") and case[4:].isdigit() else 10 ** 6
+
+
+def model(run):
+    """{"rows": [...], "configs": [...], "baseline", "pairs"}, or None without conc
+    samples. A row: config, case, cpus, loaders, loads, p50/p95/p99/max (load_ns),
+    failed_loads, pool_misses (None where not recorded), batch_ns."""
+    samples = [s for s in run.measured if s.workload == CONC]
+    if not samples:
+        return None
+    groups = {}
+    for s in samples:
+        g = groups.setdefault((s.config, s.case, int(float(s.x))), {})
+        g.setdefault(s.metric, []).append(s.value)
+    configs = [c for c in run.configs if any(k[0] == c for k in groups)]
+    rows = []
+    for (config, case, loaders), m in groups.items():
+        lat = m.get("load_ns", [])
+        row = {"config": config, "case": case, "cpus": cpus_of(case), "loaders": loaders,
+               "loads": len(lat), "max": max(lat) if lat else None,
+               "failed_loads": first(m, "failed_loads"), "pool_misses": first(m, "pool_misses"),
+               "batch_ns": first(m, "batch_ns")}
+        for q in PERCENTILES:
+            row[f"p{q}"] = percentile(lat, q) if lat else None
+        rows.append(row)
+    rows.sort(key=lambda r: (configs.index(r["config"]), r["cpus"], r["loaders"]))
+    return {"rows": rows, "configs": configs, "baseline": run.baseline,
+            "pairs": [p for p in run.pairs if p[0] in configs and p[1] in configs]}
+
+
+def first(metrics, name):
+    v = metrics.get(name)
+    return v[0] if v else None
+
+
+def ratio_rows(result, config, reference):
+    """[(case, loaders, {pq: config's / reference's})] where both were measured."""
+    ref = {(r["case"], r["loaders"]): r for r in result["rows"] if r["config"] == reference}
+    out = []
+    for r in result["rows"]:
+        if r["config"] != config or (r["case"], r["loaders"]) not in ref:
+            continue
+        b = ref[(r["case"], r["loaders"])]
+        out.append((r["case"], r["loaders"],
+                    {f"p{q}": r[f"p{q}"] / b[f"p{q}"] if b[f"p{q}"] else None
+                     for q in PERCENTILES}))
+    return out
+
+
+def comparisons(result):
+    """[(config, reference)]: every configuration against the baseline, then the pairs."""
+    base = result["baseline"]
+    out = [(c, base) for c in result["configs"] if c != base and base in result["configs"]]
+    return out + [p for p in result["pairs"] if tuple(p) not in out]
+
+
+def fmt_ratio(v):
+    return "-" if v is None else f"{v:.3f}"
+
+
+def markdown(result, run_id):
+    out = [f"# Concurrent loads: {run_id}", "",
+           "Loaders start together, bound to the first C CPUs of a 4-vCPU guest, each loading"
+           " a fixed pseudo-random sequence of straight-line programs (50% 8, 25% 512, 25%"
+           " 4,096 instructions). load_ns in guest ns (under icount: guest instructions,"
+           " waits included). Percentiles by nearest rank over all loads of the batch. One"
+           " boot per configuration: no interval; the ratios describe this boot.", ""]
+    out += ["| configuration | CPUs | loaders | loads | p50 | p95 | p99 | max | failed |"
+            " pool misses |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in result["rows"]:
+        out.append(f"| {r['config']} | {r['cpus']} | {r['loaders']} | {r['loads']} | "
+                   + " | ".join(labels.count(r[k], whole=True)
+                                for k in ("p50", "p95", "p99", "max"))
+                   + f" | {labels.count(r['failed_loads'])} |"
+                   f" {'-' if r['pool_misses'] is None else labels.count(r['pool_misses'])} |")
+    out.append("")
+    for config, ref in comparisons(result):
+        out += [f"## {config} / {ref} (one boot each, no interval)", "",
+                "| CPUs | loaders | p50 | p95 | p99 |", "|---:|---:|---:|---:|---:|"]
+        for case, loaders, q in ratio_rows(result, config, ref):
+            out.append(f"| {cpus_of(case)} | {loaders} | "
+                       + " | ".join(fmt_ratio(q[f"p{p}"]) for p in PERCENTILES) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def summary_lines(result):
+    """The report's lines: per comparison, the p50 and p99 ratios at the most loaders
+    on each CPU count, and the pool misses there."""
+    out = ["concurrent loads (conc; one boot per configuration, no interval):"]
+    most = {}
+    for r in result["rows"]:
+        if r["loaders"] >= most.get((r["config"], r["cpus"]), {"loaders": 0})["loaders"]:
+            most[(r["config"], r["cpus"])] = r
+    for (config, cpus), r in most.items():
+        misses = "" if r["pool_misses"] is None else f", pool misses {labels.count(r['pool_misses'])}"
+        out.append(f"  {config}, {r['loaders']} loaders on {cpus} CPUs: p50"
+                   f" {labels.count(r['p50'], whole=True)}, p99 {labels.count(r['p99'], whole=True)}"
+                   f" ns, {labels.count(r['failed_loads'])} failed{misses}")
+    for config, ref in comparisons(result):
+        rows = ratio_rows(result, config, ref)
+        if not rows:
+            continue
+        out.append(f"  {config} / {ref}: " + "; ".join(
+            f"{loaders} on {cpus_of(case)} CPUs p50 {fmt_ratio(q['p50'])}, p99 {fmt_ratio(q['p99'])}"
+            for case, loaders, q in rows))
+    return out
