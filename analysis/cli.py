@@ -30,10 +30,12 @@ def parser(prog, description, die_on_closed_pipe=True):
     return ap
 
 
-def load_run(args, prog):
-    """The run named by args, loaded; exits 2 with a message on a RunError."""
+def load_run(args, prog, complete=False):
+    """The run named by args, loaded (without RUN_DIR: the newest, or with complete the
+    newest whose boots all succeeded); exits 2 with a message on a RunError."""
     try:
-        path = args.run_dir or runs.latest(args.results, note=lambda m: warn(prog, m))
+        path = args.run_dir or runs.latest(args.results, note=lambda m: warn(prog, m),
+                                           complete=complete)
         return runs.load(path)
     except runs.RunError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)

@@ -92,22 +92,57 @@ def list_runs(root):
                   if RUN_ID.match(d) and os.path.isdir(os.path.join(root, d)))
 
 
-def latest(root, note=None):
-    """The newest run under root that has its metadata.json.
+def failed_boots(path):
+    """How many boots of the run at path failed, from its metadata.json (None when it
+    cannot be read)."""
+    try:
+        with open(os.path.join(path, "metadata.json")) as f:
+            boots = json.load(f).get("boots", [])
+        return sum(1 for b in boots if isinstance(b, dict) and b.get("status") != "ok")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def latest(root, note=None, complete=False):
+    """The newest run under root that has its metadata.json; with complete, the newest
+    whose boots all succeeded too.
 
     A newer directory without one is a run still going (benchmarks/run
     writes metadata.json last) or one that died: it is passed over, and
-    note(msg), when given, is told so.
+    note(msg), when given, is told so; so is, with complete, a run with
+    failed boots.
     """
     runs = list_runs(root)
     for run_id in reversed(runs):
         path = os.path.join(root, run_id)
-        if os.path.exists(os.path.join(path, "metadata.json")):
-            return path
-        if note:
-            note(f"skipping {path}: no metadata.json (still running, or the run died)")
-    raise RunError(f"{root}: no runs (expected directories named YYYYMMDD-HHMMSS-<id>"
-                   " holding metadata.json and samples.csv, as benchmarks/run writes them)")
+        if not os.path.exists(os.path.join(path, "metadata.json")):
+            if note:
+                note(f"skipping {path}: no metadata.json (still running, or the run died)")
+            continue
+        failed = failed_boots(path) if complete else 0
+        if failed:
+            if note:
+                note(f"skipping {path}: {failed} boot(s) failed (not a complete run)")
+            continue
+        return path
+    raise RunError(f"{root}: no {'complete ' if complete else ''}runs (expected directories"
+                   " named YYYYMMDD-HHMMSS-<id> holding metadata.json and samples.csv, as"
+                   " benchmarks/run writes them)")
+
+
+def latest_by_workload(root):
+    """{workload: run id}: the newest complete run (metadata.json, every boot ok) that
+    measured each workload its metadata names, in the order workloads first appear."""
+    out = {}
+    for run_id in reversed(list_runs(root)):
+        path = os.path.join(root, run_id)
+        if failed_boots(path) != 0:
+            continue
+        with open(os.path.join(path, "metadata.json")) as f:
+            workloads = json.load(f).get("workloads", [])
+        for w in workloads if isinstance(workloads, list) else []:
+            out.setdefault(w, run_id)
+    return out
 
 
 def load(path):

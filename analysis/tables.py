@@ -64,14 +64,17 @@ def compare_cell(cmp, what, fmt, key, points, run, reference=None):
     value, ci = getattr(cmp, what), getattr(cmp, f"{what}_ci")
     if value is None:
         return f"undefined ({name} 0)"
-    return f"{fmt(value)} {labels.interval(ci, fmt)}"
+    null = 1.0 if what == "ratio" else 0.0
+    mark = f" {labels.NONE_MARK}" if labels.none_measurable(ci, null) else ""
+    return f"{fmt(value)} {labels.interval(ci, fmt)}{mark}"
 
 
 def paired_cell(p):
     """Median of the per-round ratios, its order-statistic interval, n."""
     if p is None:
         return MISSING_CELL
-    return f"{labels.ratio(p.ratio)} {labels.interval(p.ratio_ci)} n={p.n}"
+    mark = f" {labels.NONE_MARK}" if labels.none_measurable(p.ratio_ci, 1.0) else ""
+    return f"{labels.ratio(p.ratio)} {labels.interval(p.ratio_ci)} n={p.n}{mark}"
 
 
 def header_lines(run):
@@ -102,7 +105,9 @@ def header_lines(run):
                  " work): the median of the per-round ratios with a distribution-free"
                  " order-statistic interval of at least 95% coverage (n/a below 6"
                  " rounds); rounds of one boot are not independent, so it bounds the"
-                 " spread over rounds, not a sampling error")
+                 " spread over rounds, not a sampling error; "
+                 f"{labels.NONE_MARK}: the interval contains 1 (a ratio) or 0 (a"
+                 f" difference): {labels.NONE_MEASURABLE}")
     return lines
 
 

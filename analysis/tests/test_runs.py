@@ -47,6 +47,24 @@ class LatestTest(unittest.TestCase):
         self.assertIn("20270101-000000-quick", notes[0])
         self.assertIn("no metadata.json", notes[0])
 
+    def test_complete_skips_runs_with_failed_boots(self):
+        self.scratch.copy(helpers.OK)
+        self.scratch.copy(helpers.FAILED)
+        notes = []
+        path = runs.latest(self.scratch.root, note=notes.append, complete=True)
+        self.assertEqual(os.path.basename(path), "20260101-120000-quick")
+        self.assertIn("20260102-120000-quick: 4 boot(s) failed", notes[0])
+        self.assertEqual(runs.latest_by_workload(self.scratch.root),
+                         {w: "20260101-120000-quick"
+                          for w in json.load(open(os.path.join(helpers.OK, "metadata.json")))
+                          .get("workloads", [])})
+
+    def test_no_complete_runs(self):
+        self.scratch.copy(helpers.FAILED)
+        with self.assertRaises(runs.RunError) as e:
+            runs.latest(self.scratch.root, complete=True)
+        self.assertIn("no complete runs", str(e.exception))
+
     def test_no_runs(self):
         with self.assertRaises(runs.RunError) as e:
             runs.latest(self.scratch.root)

@@ -257,3 +257,32 @@ class FillGapsTest(unittest.TestCase):
     def test_complete_fill_is_not_missing(self):
         run = self.run_with([(c, "p50", x) for c, x in (("f4", "4"), ("f8", "8"), ("f16", "16"))])
         self.assertEqual(missing.lines(run, points.Points(run)), [])
+
+
+class NoneMeasurableMarkTest(unittest.TestCase):
+    """A comparison whose interval contains no difference is marked, and the statistics
+    line says what the mark means."""
+
+    def cell(self, what, value, ci):
+        import collections
+        Cmp = collections.namedtuple("Cmp", "ratio ratio_ci delta delta_ci")
+        cmp = Cmp(value, ci, value, ci) if what == "ratio" else Cmp(None, None, value, ci)
+        fmt = labels.ratio if what == "ratio" else labels.delta
+        import types
+        return tables.compare_cell(cmp, what, fmt, None, None,
+                                   types.SimpleNamespace(baseline="base"), "ref")
+
+    def test_ratio_containing_one_is_marked(self):
+        self.assertTrue(self.cell("ratio", 1.01, (0.99, 1.03)).endswith(" ~"))
+        self.assertFalse(self.cell("ratio", 1.04, (1.02, 1.06)).endswith("~"))
+
+    def test_difference_containing_zero_is_marked(self):
+        self.assertTrue(self.cell("delta", 0.5, (-0.1, 1.0)).endswith(" ~"))
+        self.assertFalse(self.cell("delta", 5.0, (4.0, 6.0)).endswith("~"))
+
+    def test_legend(self):
+        from tests import helpers
+        run = runs.load(helpers.OK)
+        text = " ".join(tables.header_lines(run))
+        self.assertIn("~: the interval contains 1 (a ratio) or 0 (a difference): no"
+                      " difference measurable at this n", text)
