@@ -475,7 +475,12 @@ def read_config(path):
     return opts
 
 
+UNEXPLAINED = "not set by this kernel's fragments"
+
+
 def cmd_config(dotconfig, reasons_file, fragments):
+    """Print the options the selftests' fragments want that the kernel lacks, each with
+    its reason from reasons_file; 1 if one has none (a gap nobody explained)."""
     have = read_config(dotconfig)
     reasons = []
     with open(reasons_file) as f:
@@ -484,7 +489,7 @@ def cmd_config(dotconfig, reasons_file, fragments):
                 pat, _, why = line.strip().partition(" ")
                 reasons.append((pat, why.strip()))
     print("option\twanted\tin_kernel\treason")
-    missing = 0
+    unexplained = []
     for frag in fragments:
         if not os.path.exists(frag):
             sys.exit(f"selftests.py: no config fragment {frag}")
@@ -492,12 +497,18 @@ def cmd_config(dotconfig, reasons_file, fragments):
             got = have.get(opt, "n")
             if got == want or (want == "m" and got == "y"):
                 continue
-            why = "not set by this kernel's fragments"
+            why = UNEXPLAINED
             for pat, r in reasons:
                 if fnmatch.fnmatch(opt, pat):
                     why = r
             print(f"{opt}\t{want}\t{got}\t{why}")
-            missing += 1
+            if why == UNEXPLAINED:
+                unexplained.append(opt)
+    if unexplained:
+        print(f"selftests.py: config: {len(unexplained)} option(s) the selftests want are"
+              f" neither in the kernel nor explained in {reasons_file}: {', '.join(unexplained)}",
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -77,6 +77,11 @@ def tally_boot(label, path, allow):
     if rc in ("124", "125", "missing"):
         results.append((f"{label}: guest run", "FAIL",
                         f"vm/run exited {rc}; see {path}/vmrun.log"))
+    # A host suite's own exit status (tests/run writes it): whatever its KTAP says.
+    host_rc = os.path.join(path, "host.rc")
+    if os.path.exists(host_rc) and open(host_rc).read().strip() != "0":
+        results.append((f"{label}: host suite", "FAIL",
+                        f"exited {open(host_rc).read().strip()}; see {path}/run.log"))
     res = os.path.join(path, "results.json")
     found = 0
     if os.path.exists(res):

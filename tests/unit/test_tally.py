@@ -46,6 +46,25 @@ class TallyTest(unittest.TestCase):
         self.assertIn("PASS  6:series/guest/test_good\n", out.getvalue())
         self.assertIn("1 passed, 1 failed, 0 skipped", out.getvalue())
 
+    def test_a_host_suite_that_exits_nonzero_fails_whatever_its_ktap(self):
+        ok = "KTAP version 1\n1..1\nok 1 test_good\n"
+        results = {"name": "main", "sub_groups": [],
+                   "test_cases": [{"name": "test_good", "status": "PASS"}]}
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in (("host.ktap", ok), ("results.json", json.dumps(results)),
+                               ("vmrun.rc", "0\n"), ("host.rc", "1\n"), ("console.log", "")):
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            boots = os.path.join(d, "boots")
+            with open(boots, "w") as f:
+                f.write(f"1:host/suite\t{d}\t-\n")
+            out = io.StringIO()
+            with redirect_stdout(out):
+                rc = tally.main(["tally.py", boots])
+        self.assertEqual(rc, 1)
+        self.assertIn("FAIL  1:host/suite: host suite: exited 1; see", out.getvalue())
+        self.assertIn("1 passed, 1 failed, 0 skipped", out.getvalue())
+
 
 if __name__ == "__main__":
     unittest.main()
