@@ -3,6 +3,8 @@
 #   make bench       the main job: builds what it needs, runs the benchmark suite
 #                    (FULL=1: every point) into results/bench/<run-id>/, plots it
 #                    and prints a short report
+#   make check       the host-side tests alone (unit, fixtures, plugin, shellcheck):
+#                    no kernel build, no guest; make test runs it first
 #   make test        build what the tests need, boot the guests, print the tally
 #   make all         deps, tree, every kernel variant, tests, benchmarks
 #   make report      the short report of a run (RUN=dir, default: the latest)
@@ -35,7 +37,7 @@ A ?= vanilla
 B ?= series
 SUBSET ?= 0
 
-.PHONY: all deps tree patches kernel kernels rootfs shell test bench report plots \
+.PHONY: all deps tree patches kernel kernels rootfs shell check test bench report plots \
 	shellcheck checkpatch check-series check-arches selftests selftests-compare
 
 all: deps
@@ -65,9 +67,19 @@ rootfs: kernel
 shell: rootfs
 	vm/run --arch $(ARCH) --variant $(VARIANT) --interactive
 
+check: tree
+	@start=$$(date +%s); rc=0; \
+	$(MAKE) -s shellcheck || rc=1; \
+	TEST_HOST=only TEST_OUT=build/check tests/run $(ARCH) || rc=1; \
+	echo "make check: $$(( $$(date +%s) - start )) s"; exit $$rc
+
 test: deps
-	$(MAKE) tree
-	tests/run $(ARCH)
+	@t0=$$(date +%s); $(MAKE) tree; t1=$$(date +%s); \
+	$(MAKE) check; rc=$$?; t2=$$(date +%s); \
+	[ $$rc = 0 ] || { echo "make test: make check failed; no guest booted" >&2; exit 1; }; \
+	TEST_HOST=skip tests/run $(ARCH) || rc=$$?; t3=$$(date +%s); \
+	echo "make test: phases: tree $$((t1 - t0)) s, check $$((t2 - t1)) s, kernels and guests $$((t3 - t2)) s"; \
+	exit $$rc
 
 FULL ?= 0
 RUN ?=
