@@ -53,3 +53,53 @@ def load_sentence(run, points, config, reference, clock="icount"):
            f"Largest median ratio: {labels.ratio(worst[1])} ({worst[0]}); upper bounds above "
            f"{LIMIT:.2f}: " + (", ".join(over) if over else "none") + ".")
     return out
+
+
+def sizing_sentence(run):
+    """The sizing model's headline: objects that fit at 128 MiB and 1 GiB, the check
+    against the held-out size, and whether churn settled. Raises ValueError without
+    fill samples."""
+    import sizing
+    r = sizing.model(run)
+    if r is None:
+        raise ValueError(f"run {run.run_id} has no fill samples")
+    layout = sizing.Layout(**r["layout"])
+    preds = []
+    for size in sizing.REPORT_MIB:
+        objs = sizing.predict(r["fit"], size, layout=layout)
+        shown = ", ".join(f"{n} {labels.count(objs[n], whole=True)}"
+                          for n in sizing.series_names(r))
+        preds.append(f"at {labels.mib(size)} ({sizing.program_packs(size * sizing.MIB, layout=layout)}"
+                     f" packs for programs, {sizing.packs(size * sizing.MIB, layout=layout)} in"
+                     f" all): {shown}")
+    checked = [c for c in r["check"] if c["relative_error"] is not None]
+    worst = max(checked, key=lambda c: abs(c["relative_error"])) if checked else None
+    check = (f"checked at the largest measured size of each class, the largest error is"
+             f" {labels.percent(worst['relative_error'])} ({worst['class']})"
+             if worst else "not checked")
+    churn = "; ".join(sizing.trend_lines(r)) or "no churn rows"
+    return (f"Run {run.run_id} (fill, regions {sizing.mibs(r['sizes_mib'])}), predicted objects"
+            f" before the first failed load " + "; ".join(preds) + f"; {check}; {churn}.")
+
+
+def conc_sentence(run, config, reference):
+    """The concurrent-load headline of a pair: p50 and p99 ratios at the most loaders on
+    each CPU count, and the pool misses there. Raises ValueError without conc samples."""
+    import conc
+    r = conc.model(run)
+    if r is None:
+        raise ValueError(f"run {run.run_id} has no conc samples")
+    rows = conc.ratio_rows(r, config, reference)
+    if not rows:
+        raise ValueError(f"run {run.run_id} lacks conc rows of {config} or {reference}")
+    most = max(loaders for _, loaders, _ in rows)
+    parts = [f"{loaders} loaders on {conc.cpus_of(case)} CPUs p50 {conc.fmt_ratio(q['p50'])},"
+             f" p99 {conc.fmt_ratio(q['p99'])}"
+             for case, loaders, q in rows if loaders == most]
+    misses = [f"{x['loaders']} on {x['cpus']} CPUs {labels.count(x['pool_misses'])}"
+              for x in r["rows"] if x["config"] == config and x["loaders"] == most
+              and x["pool_misses"] is not None]
+    return (f"Run {run.run_id} (icount, conc, one boot each, no interval), `{config}` over"
+            f" `{reference}`, load latency percentiles: " + "; ".join(parts)
+            + (f"; staging pool misses of `{config}`: " + ", ".join(misses) if misses else "")
+            + ".")

@@ -39,8 +39,9 @@ class ClaimsTest(unittest.TestCase):
         for n, doc, run, pair in entries():
             with self.subTest(line=n, document=doc, run=run, pair=pair):
                 self.assertTrue(os.path.isdir(os.path.join(TOP, run)), f"no run {run}")
+                how = ["--claim", pair] if pair == "sizing" or ":" in pair else ["--pair", pair]
                 proc = subprocess.run([sys.executable, os.path.join(TOP, "analysis", "claims"),
-                                       os.path.join(TOP, run), "--pair", pair],
+                                       os.path.join(TOP, run)] + how,
                                       capture_output=True, text=True, timeout=600)
                 self.assertEqual(proc.returncode, 0, proc.stderr)
                 with open(os.path.join(TOP, doc)) as f:
