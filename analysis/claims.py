@@ -89,7 +89,8 @@ def conc_sentence(run, config, reference):
     r = conc.model(run)
     if r is None:
         raise ValueError(f"run {run.run_id} has no conc samples")
-    rows = conc.ratio_rows(r, config, reference)
+    largest = (conc.sizes_of(r) or [None])[-1]
+    rows = conc.ratio_rows(r, config, reference, largest)
     if not rows:
         raise ValueError(f"run {run.run_id} lacks conc rows of {config} or {reference}")
     most = max(loaders for _, loaders, _ in rows)
@@ -100,6 +101,8 @@ def conc_sentence(run, config, reference):
               for x in r["rows"] if x["config"] == config and x["loaders"] == most
               and x["pool_misses"] is not None]
     return (f"Run {run.run_id} (icount, conc, one boot each, no interval), `{config}` over"
-            f" `{reference}`, load latency percentiles: " + "; ".join(parts)
+            f" `{reference}`, load latency percentiles of the"
+            f" {'loads' if largest is None else f'{largest}-instruction loads'}: "
+            + "; ".join(parts)
             + (f"; staging pool misses of `{config}`: " + ", ".join(misses) if misses else "")
             + ".")

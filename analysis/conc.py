@@ -6,12 +6,19 @@ benchmarks/guest conc starts --counts loaders together, bound to C CPUs (case
 batch_ns, pool_misses). Under icount a guest ns is a guest instruction, and a
 load's latency includes the time it waited for a lock or a CPU.
 
-Per configuration, CPU count and loader count: the loads, p50, p95, p99 and
-the largest load_ns (nearest-rank percentiles: the smallest value with at
-least q% of the loads at or below it), the failed loads and the staging pool's
-misses over the batch. Each configuration boots once for conc, and the loads
-of one batch share that boot, so no interval is given: the ratios to the
-baseline (and to each pair's reference) describe this boot, and say so.
+Per configuration, CPU count and loader count, over all loads and over the
+loads of each program size (insns): the loads, p50, p95, p99 and the largest
+load_ns (nearest-rank percentiles: the smallest value with at least q% of the
+loads at or below it), the failed loads and the staging pool's misses over
+the batch. The mix of sizes makes the distribution over all loads
+multimodal, so its median jumps between modes from one configuration to the
+next; the per-size percentiles are the ones to compare. Each configuration
+boots once for conc, and the loads of one batch share that boot, so no
+interval is given: the ratios to the baseline (and to each pair's reference)
+describe this boot, and say so. Under icount with single-threaded TCG the
+vCPUs run in turn on one virtual clock, so with L busy CPUs a load's latency
+grows about L times even without contention: compare configurations at the
+same CPUs and loaders, not loader counts with each other.
 model() computes it all; markdown() is tables/concurrency.md, summary_lines()
 the report's part.
 """
@@ -41,24 +48,42 @@ def model(run):
     samples = [s for s in run.measured if s.workload == CONC]
     if not samples:
         return None
-    groups = {}
+    groups, sizes = {}, {}
     for s in samples:
-        g = groups.setdefault((s.config, s.case, int(float(s.x))), {})
+        key = (s.config, s.case, int(float(s.x)))
+        g = groups.setdefault(key, {})
         g.setdefault(s.metric, []).append(s.value)
+        if s.metric in ("load_ns", "insns"):
+            sizes.setdefault(key, {}).setdefault(s.round, {})[s.metric] = s.value
     configs = [c for c in run.configs if any(k[0] == c for k in groups)]
-    rows = []
+    rows, size_rows = [], []
     for (config, case, loaders), m in groups.items():
-        lat = m.get("load_ns", [])
         row = {"config": config, "case": case, "cpus": cpus_of(case), "loaders": loaders,
-               "loads": len(lat), "max": max(lat) if lat else None,
                "failed_loads": first(m, "failed_loads"), "pool_misses": first(m, "pool_misses"),
-               "batch_ns": first(m, "batch_ns")}
-        for q in PERCENTILES:
-            row[f"p{q}"] = percentile(lat, q) if lat else None
+               "batch_ns": first(m, "batch_ns"), **distribution(m.get("load_ns", []))}
         rows.append(row)
-    rows.sort(key=lambda r: (configs.index(r["config"]), r["cpus"], r["loaders"]))
-    return {"rows": rows, "configs": configs, "baseline": run.baseline,
+        by_size = {}
+        for load in sizes.get((config, case, loaders), {}).values():
+            if "insns" in load and "load_ns" in load:
+                by_size.setdefault(int(load["insns"]), []).append(load["load_ns"])
+        for insns, lat in sorted(by_size.items()):
+            size_rows.append({"config": config, "case": case, "cpus": cpus_of(case),
+                              "loaders": loaders, "insns": insns, **distribution(lat)})
+    order = (lambda r: (configs.index(r["config"]), r["cpus"], r["loaders"],
+                        r.get("insns", 0)))
+    rows.sort(key=order)
+    size_rows.sort(key=order)
+    return {"rows": rows, "size_rows": size_rows, "configs": configs,
+            "baseline": run.baseline,
             "pairs": [p for p in run.pairs if p[0] in configs and p[1] in configs]}
+
+
+def distribution(lat):
+    """{"loads", "p50", "p95", "p99", "max"} of a list of latencies (None when empty)."""
+    out = {"loads": len(lat), "max": max(lat) if lat else None}
+    for q in PERCENTILES:
+        out[f"p{q}"] = percentile(lat, q) if lat else None
+    return out
 
 
 def first(metrics, name):
@@ -66,11 +91,14 @@ def first(metrics, name):
     return v[0] if v else None
 
 
-def ratio_rows(result, config, reference):
-    """[(case, loaders, {pq: config's / reference's})] where both were measured."""
-    ref = {(r["case"], r["loaders"]): r for r in result["rows"] if r["config"] == reference}
+def ratio_rows(result, config, reference, insns=None):
+    """[(case, loaders, {pq: config's / reference's})] where both were measured: over
+    all loads, or with insns over the loads of that program size."""
+    table = result["rows"] if insns is None else [
+        r for r in result["size_rows"] if r["insns"] == insns]
+    ref = {(r["case"], r["loaders"]): r for r in table if r["config"] == reference}
     out = []
-    for r in result["rows"]:
+    for r in table:
         if r["config"] != config or (r["case"], r["loaders"]) not in ref:
             continue
         b = ref[(r["case"], r["loaders"])]
@@ -78,6 +106,10 @@ def ratio_rows(result, config, reference):
                     {f"p{q}": r[f"p{q}"] / b[f"p{q}"] if b[f"p{q}"] else None
                      for q in PERCENTILES}))
     return out
+
+
+def sizes_of(result):
+    return sorted({r["insns"] for r in result["size_rows"]})
 
 
 def comparisons(result):
@@ -96,8 +128,12 @@ def markdown(result, run_id):
            "Loaders start together, bound to the first C CPUs of a 4-vCPU guest, each loading"
            " a fixed pseudo-random sequence of straight-line programs (50% 8, 25% 512, 25%"
            " 4,096 instructions). load_ns in guest ns (under icount: guest instructions,"
-           " waits included). Percentiles by nearest rank over all loads of the batch. One"
-           " boot per configuration: no interval; the ratios describe this boot.", ""]
+           " waits included). Percentiles by nearest rank. One boot per configuration: no"
+           " interval; the ratios describe this boot. Under icount the vCPUs run in turn on"
+           " one virtual clock, so with L busy CPUs a load takes about L times longer even"
+           " without contention: compare configurations at the same CPUs and loaders. Over"
+           " all loads the distribution is multimodal (three sizes), and its median jumps"
+           " between modes: the per-size tables are the ones to compare.", ""]
     out += ["| configuration | CPUs | loaders | loads | p50 | p95 | p99 | max | failed |"
             " pool misses |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in result["rows"]:
@@ -107,12 +143,25 @@ def markdown(result, run_id):
                    + f" | {labels.count(r['failed_loads'])} |"
                    f" {'-' if r['pool_misses'] is None else labels.count(r['pool_misses'])} |")
     out.append("")
+    if result["size_rows"]:
+        out += ["## By program size", "",
+                "| configuration | CPUs | loaders | instructions | loads | p50 | p95 | p99 |"
+                " max |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for r in result["size_rows"]:
+            out.append(f"| {r['config']} | {r['cpus']} | {r['loaders']} | {r['insns']} |"
+                       f" {r['loads']} | " + " | ".join(labels.count(r[k], whole=True)
+                                                     for k in ("p50", "p95", "p99", "max"))
+                       + " |")
+        out.append("")
     for config, ref in comparisons(result):
         out += [f"## {config} / {ref} (one boot each, no interval)", "",
-                "| CPUs | loaders | p50 | p95 | p99 |", "|---:|---:|---:|---:|---:|"]
-        for case, loaders, q in ratio_rows(result, config, ref):
-            out.append(f"| {cpus_of(case)} | {loaders} | "
-                       + " | ".join(fmt_ratio(q[f"p{p}"]) for p in PERCENTILES) + " |")
+                "| CPUs | loaders | program size | p50 | p95 | p99 |",
+                "|---:|---:|---|---:|---:|---:|"]
+        for insns in [None] + sizes_of(result):
+            for case, loaders, q in ratio_rows(result, config, ref, insns):
+                out.append(f"| {cpus_of(case)} | {loaders} |"
+                           f" {'all' if insns is None else insns} | "
+                           + " | ".join(fmt_ratio(q[f"p{p}"]) for p in PERCENTILES) + " |")
         out.append("")
     return "\n".join(out)
 
@@ -130,11 +179,13 @@ def summary_lines(result):
         out.append(f"  {config}, {r['loaders']} loaders on {cpus} CPUs: p50"
                    f" {labels.count(r['p50'], whole=True)}, p99 {labels.count(r['p99'], whole=True)}"
                    f" ns, {labels.count(r['failed_loads'])} failed{misses}")
+    largest = (sizes_of(result) or [None])[-1]
     for config, ref in comparisons(result):
-        rows = ratio_rows(result, config, ref)
+        rows = ratio_rows(result, config, ref, largest)
         if not rows:
             continue
-        out.append(f"  {config} / {ref}: " + "; ".join(
+        what = "all loads" if largest is None else f"loads of {largest} instructions"
+        out.append(f"  {config} / {ref}, {what}: " + "; ".join(
             f"{loaders} on {cpus_of(case)} CPUs p50 {fmt_ratio(q['p50'])}, p99 {fmt_ratio(q['p99'])}"
             for case, loaders, q in rows))
     return out

@@ -28,6 +28,17 @@ def conc_run(samples, configs=("vanilla", "series"), pairs=()):
     return runs.Run("/nonexistent", meta, samples)
 
 
+class SizeTest(unittest.TestCase):
+    def test_percentiles_per_program_size(self):
+        samples = [sample("a", "cpus2", 2, "load_ns", v, i) for i, v in enumerate([1, 2, 100, 200])]
+        samples += [sample("a", "cpus2", 2, "insns", n, i) for i, n in enumerate([8, 8, 4096, 4096])]
+        r = conc.model(conc_run(samples, configs=("a",)))
+        rows = {x["insns"]: x for x in r["size_rows"]}
+        self.assertEqual((rows[8]["p50"], rows[8]["max"]), (1, 2))
+        self.assertEqual((rows[4096]["p50"], rows[4096]["max"]), (100, 200))
+        self.assertEqual(conc.sizes_of(r), [8, 4096])
+
+
 class PercentileTest(unittest.TestCase):
     def test_nearest_rank(self):
         v = list(range(1, 101))
@@ -66,12 +77,15 @@ class ModelTest(unittest.TestCase):
         self.assertIn("| series | 2 | 8 | 100 | 200 | 400 | 400 | 2,000 | 1 | 3 |", md)
         self.assertIn("| vanilla | 2 | 8 | 100 | 100 | 200 | 200 | 1,000 | 0 | - |", md)
         self.assertIn("## series / vanilla (one boot each, no interval)", md)
-        self.assertIn("| 2 | 8 | 2.000 | 2.000 | 2.000 |", md)
+        self.assertIn("| 2 | 8 | all | 2.000 | 2.000 | 2.000 |", md)
+        self.assertIn("| 2 | 8 | 8 | 2.000 | 2.000 | 2.000 |", md)
+        self.assertIn("| series | 2 | 8 | 8 | 100 | 200 | 400 | 400 | 2,000 |", md)
         text = "\n".join(conc.summary_lines(self.result))
         self.assertIn("one boot per configuration, no interval", text)
         self.assertIn("series, 8 loaders on 2 CPUs: p50 200, p99 400 ns, 1 failed,"
                       " pool misses 3", text)
-        self.assertIn("series / vanilla: 8 on 2 CPUs p50 2.000, p99 2.000", text)
+        self.assertIn("series / vanilla, loads of 8 instructions: 8 on 2 CPUs p50 2.000,"
+                      " p99 2.000", text)
 
     def test_conc_rows_stay_out_of_the_ordinary_tables(self):
         self.assertEqual(self.run.ordinary, [])
