@@ -62,7 +62,7 @@ kernels: tree
 	set -e; for v in $(VARIANTS); do vm/build-kernel $(ARCH) $$v; done
 
 rootfs: kernel
-	vm/mkrootfs $(ARCH) $(VARIANT)
+	vm/mkrootfs $(ARCH) $(VARIANT) $(shell awk '!/^\#/ && NF' guest-payloads)
 
 shell: rootfs
 	vm/run --arch $(ARCH) --variant $(VARIANT) --interactive

@@ -161,3 +161,9 @@ stage_selftests() {
 		ln -f "$obj/lib/test_bpf.ko" "$dir/selftests/"
 	fi
 }
+
+# The payload directories every guest initramfs holds, one a line (the
+# top-level file guest-payloads names them; vm/ itself knows none of them).
+guest_payloads() {
+	awk -v top="$top" '!/^#/ && NF { print top "/" $1 }' "$top/guest-payloads"
+}

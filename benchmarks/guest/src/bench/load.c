@@ -160,7 +160,7 @@ static void each_point(const struct bench_opts *o, bool split)
 
 /*
  * Real programs: selftests objects loaded by libbpf, one program each (its
- * maps and BTF come with it; benchmarks/real-programs names them). The load
+ * maps and BTF come with it; benchmarks/guest/real-programs names them). The load
  * time is that of the program's own BPF_PROG_LOAD: libbpf's syscall() is wrapped (-Wl,--wrap=syscall, see
  * ldflags) to time it, so map creation and BTF upload stay out.
  */
