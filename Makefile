@@ -16,7 +16,7 @@
 #   make rootfs      build that variant's initramfs
 #   make shell       an interactive guest of that variant
 #   make selftests   the kernel's BPF selftests in a guest of VARIANT -> results/selftests/
-#                    (SUBSET=1: only vm/selftests.list)
+#                    (SUBSET=1: only tests/selftests.list)
 #   make selftests-compare A=vanilla B=series: every test whose outcome differs
 #   make shellcheck  lint every shell script
 #   make checkpatch  scripts/checkpatch.pl --strict on every patch of the series
@@ -30,7 +30,7 @@ VARIANTS := $(shell awk '!/^\#/ && NF { print $$1 }' vm/variants)
 SHELL_SCRIPTS := vm/tree vm/checkpatch vm/check-series vm/check-arches vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
 	vm/guest/init tests/run tests/guest/run-tests .ci/run \
 	benchmarks/plugin/build benchmarks/plugin/test \
-	vm/build-selftests tests/selftests tests/guest/run-selftests tests/guest/run-expect-cfi \
+	tests/build-selftests tests/selftests-lib.sh tests/selftests tests/guest/run-selftests tests/guest/run-expect-cfi \
 	$(wildcard tests/guest/t/*)
 
 A ?= vanilla
