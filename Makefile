@@ -26,7 +26,7 @@
 #                    x86_64, riscv and powerpc (W=1, warning-free)
 ARCH ?= arm64
 VARIANT ?= series
-VARIANTS := $(shell awk '!/^\#/ && NF { print $$1 }' vm/variants)
+VARIANTS := $(shell python3 vm/configurations.py --variants)
 SHELL_SCRIPTS := vm/tree vm/checkpatch vm/check-series vm/check-arches vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
 	vm/guest/init tests/run tests/guest/run-tests .ci/run \
 	benchmarks/plugin/build benchmarks/plugin/test \

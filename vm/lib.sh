@@ -14,7 +14,7 @@ valid_arches() {
 }
 
 valid_variants() {
-	awk '!/^#/ && NF { print $1 }' "$top/vm/variants" | paste -sd' '
+	python3 "$top/vm/configurations.py" --variants | paste -sd' '
 }
 
 # Keys of vm/arches/*.conf, set by load_arch (used by the scripts that source this).
@@ -38,8 +38,8 @@ load_arch() {
 # variant_source VARIANT: "pristine" or "series" (the variant's line in vm/variants).
 variant_source() {
 	local v=$1 src
-	src=$(awk -v v="$v" '!/^#/ && $1 == v { print $2 }' "$top/vm/variants")
-	[ -n "$src" ] || die "unknown VARIANT '$v' (valid: $(valid_variants))"
+	src=$(python3 "$top/vm/configurations.py" --source "$v" 2>/dev/null) ||
+		die "unknown VARIANT '$v' (valid: $(valid_variants))"
 	[ -f "$top/vm/configs/$v.config" ] || die "variant '$v' has no vm/configs/$v.config"
 	echo "$src"
 }

@@ -26,6 +26,8 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("BUILD", os.path.join(TOP, "build"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import configurations  # noqa: E402  (vm/configurations.py, the one reader of vm/variants)
 
 
 def _out(*cmd, cwd=None):
@@ -72,12 +74,11 @@ def series():
 
 
 def _variant_source(variant):
-    with open(os.path.join(TOP, "vm", "variants")) as f:
-        for line in f:
-            fields = line.split()
-            if fields and not fields[0].startswith("#") and fields[0] == variant:
-                return fields[1]
-    raise SystemExit(f"metadata: unknown variant '{variant}' (vm/variants)")
+    known = configurations.variants()
+    if variant not in known:
+        raise SystemExit(f"metadata: unknown variant '{variant}' (valid: {' '.join(known)};"
+                         " vm/variants)")
+    return known[variant]
 
 
 def configuration(arch, variant, boot_args):

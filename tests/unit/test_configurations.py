@@ -52,3 +52,35 @@ class ConfigurationsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class VariantsTest(unittest.TestCase):
+    """vm/configurations.py is the one reader of vm/variants too."""
+
+    def test_the_committed_variants_and_their_sources(self):
+        v = configurations.variants()
+        self.assertEqual(v["vanilla"], "pristine")
+        self.assertEqual(v["series"], "series")
+
+    def test_a_bad_source_is_refused_naming_the_valid_ones(self):
+        with tempfile.NamedTemporaryFile("w", suffix="variants", delete=False) as f:
+            f.write("odd  elsewhere  nothing\n")
+        try:
+            with self.assertRaises(configurations.Error) as e:
+                configurations.variants(f.name)
+            self.assertIn("source: pristine or series", str(e.exception))
+        finally:
+            os.unlink(f.name)
+
+    def test_command_line(self):
+        tool = os.path.join(TOP, "vm", "configurations.py")
+        out = subprocess.run([sys.executable, tool, "--variants"], capture_output=True,
+                             text=True, check=True).stdout.split()
+        self.assertEqual(out, list(configurations.variants()))
+        src = subprocess.run([sys.executable, tool, "--source", "series"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        self.assertEqual(src, "series")
+        bad = subprocess.run([sys.executable, tool, "--source", "nosuch"], capture_output=True,
+                             text=True)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("unknown variant 'nosuch'", bad.stderr)
