@@ -37,6 +37,18 @@ class ClaimsTest(unittest.TestCase):
         self.assertEqual(nope.stderr.strip(), "analysis/claims: error: run 20260101-120000-quick"
                          " has no configuration 'nope' (it has: vanilla, series)")
 
+    def test_sizing_and_conc_claims(self):
+        fill = helpers.run_cli("claims", helpers.FILL, "--claim", "sizing")
+        self.assertEqual(fill.returncode, 0, fill.stderr)
+        self.assertIn("predicted objects before the first failed load at 128 MiB (63 packs for"
+                      " programs, 63 in all): p50 229,320", fill.stdout)
+        none = helpers.run_cli("claims", helpers.OK, "--claim", "conc:series/vanilla")
+        self.assertEqual(none.returncode, 2)
+        self.assertIn("has no conc samples", none.stderr)
+        bad = helpers.run_cli("claims", helpers.OK, "--claim", "speed")
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("unknown kind 'speed' (valid: load, sizing, conc)", bad.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
