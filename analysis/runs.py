@@ -12,15 +12,26 @@ import os
 import re
 from collections import namedtuple
 
-HEADER = ["config", "clock", "boot", "workload", "case", "x", "metric", "unit",
-          "round", "warmup", "value"]
+# The columns of samples.csv, from their one definition beside the runs.
+SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                      "results", "bench", "samples.schema")
+
+
+def read_schema(path=SCHEMA):
+    """The columns of samples.csv: the schema file's one line that is not a comment."""
+    with open(path) as f:
+        return next(line.strip() for line in f
+                    if line.strip() and not line.startswith("#")).split(",")
+
+
+HEADER = read_schema()
 REQUIRED_KEYS = ("run_id", "baseline", "configurations", "boots")
 FILL = "fill"  # the workload of the fill configurations (analysis/sizing.py)
 CONC = "conc"  # many loaders at once, in boots of their own (analysis/conc.py)
 RUN_ID = re.compile(r"^\d{8}-\d{6}-")
 CLOCK_ORDER = ("icount", "wall", "kvm")
 
-Sample = namedtuple("Sample", "config clock boot workload case x metric unit round warmup value")
+Sample = namedtuple("Sample", HEADER)
 
 
 class RunError(Exception):

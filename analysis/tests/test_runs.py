@@ -278,3 +278,26 @@ class NewKeysTest(unittest.TestCase):
         meta["configurations"]["series"] = {"variant": "series"}
         self.assertIn("baseline 'vanilla' is not a configuration (valid: series)",
                       self.error_with(**meta))
+
+
+class SchemaTest(unittest.TestCase):
+    """samples.csv has one definition (results/bench/samples.schema): every fixture
+    and every committed run follows it."""
+
+    def test_fixtures_and_committed_runs_follow_the_schema(self):
+        top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        fixtures = os.path.join(top, "analysis", "tests", "fixtures")
+        dirs = [os.path.join(fixtures, f, r) for f in os.listdir(fixtures)
+                for r in os.listdir(os.path.join(fixtures, f))]
+        committed = os.path.join(top, "results", "bench")
+        dirs += [os.path.join(committed, r) for r in runs.list_runs(committed)]
+        checked = 0
+        for d in dirs:
+            path = os.path.join(d, "samples.csv")
+            if not os.path.isfile(path) or "malformed" in d:
+                continue
+            with open(path) as f:
+                self.assertEqual(f.readline().strip().split(","), runs.HEADER, path)
+            checked += 1
+        self.assertGreater(checked, 10)
+        self.assertEqual(list(runs.Sample._fields), runs.HEADER)

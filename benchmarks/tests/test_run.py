@@ -259,3 +259,13 @@ class CheckKernelTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SchemaTest(unittest.TestCase):
+    """The runner writes the columns of results/bench/samples.schema, and the guest's
+    bench prints its last eight (bench.h says which)."""
+
+    def test_runner_and_guest_follow_the_schema(self):
+        self.assertEqual(run.CSV_HEADER[:3], ["config", "clock", "boot"])
+        with open(os.path.join(run.TOP, "benchmarks", "guest", "src", "bench", "bench.h")) as f:
+            self.assertIn(" *   " + ",".join(run.GUEST_COLUMNS) + "\n", f.read())
