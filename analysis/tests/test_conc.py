@@ -90,6 +90,11 @@ class ModelTest(unittest.TestCase):
     def test_conc_rows_stay_out_of_the_ordinary_tables(self):
         self.assertEqual(self.run.ordinary, [])
 
+    def test_a_repeat_boot_is_not_counted_twice(self):
+        repeat = [s._replace(boot=1) for s in batch("vanilla", 2, 1, [5, 6, 7])]
+        r = conc.model(conc_run(batch("vanilla", 2, 1, [5, 6, 7]) + repeat))
+        self.assertEqual(r["rows"][0]["loads"], 3)
+
     def test_no_conc_samples(self):
         self.assertIsNone(conc.model(conc_run([])))
 

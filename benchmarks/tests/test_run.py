@@ -150,6 +150,7 @@ class Plan(unittest.TestCase):
             ("a", "icount", 0, ["call"]), ("b", "icount", 0, ["call"]),
             ("a", "icount", 1, ["call"]), ("b", "icount", 1, ["call"]),
             ("a", "icount", 0, ["conc"]), ("b", "icount", 0, ["conc"]),
+            ("a", "icount", 1, ["conc"]), ("b", "icount", 1, ["conc"]),
             ("a", "wall", 0, ["call"]), ("b", "wall", 0, ["call"]),
             ("a", "wall", 1, ["call"]), ("b", "wall", 1, ["call"])])
 
