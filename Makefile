@@ -9,6 +9,8 @@
 #   make all         deps, tree, every kernel variant, tests, benchmarks
 #   make report      the short report of a run (RUN=dir, default: the latest)
 #   make plots       plots and tables of a run (RUN=dir, default: the latest)
+#   make tune        which bpf_jit_region= for a host, from the committed runs
+#                    (TUNE="--programs N --class mix ...": analysis/tune's options)
 #   make deps        install the Debian packages the pipeline needs (as root)
 #   make tree        extract linux-source-6.12 into build/linux, apply patches/
 #   make patches     export build/linux's commits back into patches/
@@ -37,7 +39,7 @@ A ?= vanilla
 B ?= series
 SUBSET ?= 0
 
-.PHONY: all deps tree patches kernel kernels rootfs shell check test bench report plots \
+.PHONY: all deps tree patches kernel kernels rootfs shell check test bench report plots tune \
 	shellcheck checkpatch check-series check-arches selftests selftests-compare
 
 all: deps
@@ -99,6 +101,10 @@ report:
 
 plots:
 	$(ANALYSIS)/analyze $(RUN)
+
+TUNE ?=
+tune:
+	$(ANALYSIS)/tune $(TUNE)
 
 selftests: deps
 	$(MAKE) tree
