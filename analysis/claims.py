@@ -100,7 +100,7 @@ def conc_sentence(run, config, reference):
     misses = [f"{x['loaders']} on {x['cpus']} CPUs {labels.count(x['pool_misses'])}"
               for x in r["rows"] if x["config"] == config and x["loaders"] == most
               and x["pool_misses"] is not None]
-    return (f"Run {run.run_id} (icount, conc, one boot each, no interval), `{config}` over"
+    return (f"Run {run.run_id} (icount, conc, first boot of each, no interval), `{config}` over"
             f" `{reference}`, load latency percentiles of the"
             f" {'loads' if largest is None else f'{largest}-instruction loads'}: "
             + "; ".join(parts)

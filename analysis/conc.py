@@ -134,8 +134,8 @@ def markdown(result, run_id):
            "Loaders start together, bound to the first C CPUs of a 4-vCPU guest, each loading"
            " a fixed pseudo-random sequence of straight-line programs (50% 8, 25% 512, 25%"
            " 4,096 instructions). load_ns in guest ns (under icount: guest instructions,"
-           " waits included). Percentiles by nearest rank. One boot per configuration: no"
-           " interval; the ratios describe this boot. Under icount the vCPUs run in turn on"
+           " waits included). Percentiles by nearest rank, of each configuration's first icount"
+           " boot (a second one repeats it): no interval; the ratios describe this boot. Under icount the vCPUs run in turn on"
            " one virtual clock, so with L busy CPUs a load takes about L times longer even"
            " without contention: compare configurations at the same CPUs and loaders. Over"
            " all loads the distribution is multimodal (three sizes), and its median jumps"
@@ -175,7 +175,7 @@ def markdown(result, run_id):
 def summary_lines(result):
     """The report's lines: per comparison, the p50 and p99 ratios at the most loaders
     on each CPU count, and the pool misses there."""
-    out = ["concurrent loads (conc; one boot per configuration, no interval):"]
+    out = ["concurrent loads (conc; each configuration's first icount boot, no interval):"]
     most = {}
     for r in result["rows"]:
         if r["loaders"] >= most.get((r["config"], r["cpus"]), {"loaders": 0})["loaders"]:

@@ -81,7 +81,7 @@ class ModelTest(unittest.TestCase):
         self.assertIn("| 2 | 8 | 8 | 2.000 | 2.000 | 2.000 |", md)
         self.assertIn("| series | 2 | 8 | 8 | 100 | 200 | 400 | 400 | 2,000 |", md)
         text = "\n".join(conc.summary_lines(self.result))
-        self.assertIn("one boot per configuration, no interval", text)
+        self.assertIn("each configuration's first icount boot, no interval", text)
         self.assertIn("series, 8 loaders on 2 CPUs: p50 200, p99 400 ns, 1 failed,"
                       " pool misses 3", text)
         self.assertIn("series / vanilla, loads of 8 instructions: 8 on 2 CPUs p50 2.000,"
