@@ -83,8 +83,9 @@ def sizing_sentence(run):
 
 
 def conc_sentence(run, config, reference):
-    """The concurrent-load headline of a pair: p50 and p99 ratios at the most loaders on
-    each CPU count, and the pool misses there. Raises ValueError without conc samples."""
+    """The concurrent-load headline of a pair, for the largest programs: the ratios at one
+    loader, the range of the p50 and p99 ratios with more, and the pool misses at the most
+    loaders. Raises ValueError without conc samples."""
     import conc
     r = conc.model(run)
     if r is None:
@@ -93,16 +94,20 @@ def conc_sentence(run, config, reference):
     rows = conc.ratio_rows(r, config, reference, largest)
     if not rows:
         raise ValueError(f"run {run.run_id} lacks conc rows of {config} or {reference}")
+    one = [f"{conc.fmt_ratio(q['p50'])} on {conc.cpus_of(case)} CPUs"
+           for case, loaders, q in rows if loaders == 1]
+    more = [q[p] for _, loaders, q in rows if loaders > 1 for p in ("p50", "p99")
+            if q[p] is not None]
     most = max(loaders for _, loaders, _ in rows)
-    parts = [f"{loaders} loaders on {conc.cpus_of(case)} CPUs p50 {conc.fmt_ratio(q['p50'])},"
-             f" p99 {conc.fmt_ratio(q['p99'])}"
-             for case, loaders, q in rows if loaders == most]
-    misses = [f"{x['loaders']} on {x['cpus']} CPUs {labels.count(x['pool_misses'])}"
+    misses = [f"{x['cpus']} CPUs {labels.count(x['pool_misses'])}"
               for x in r["rows"] if x["config"] == config and x["loaders"] == most
               and x["pool_misses"] is not None]
-    return (f"Run {run.run_id} (icount, conc, first boot of each, no interval), `{config}` over"
-            f" `{reference}`, load latency percentiles of the"
-            f" {'loads' if largest is None else f'{largest}-instruction loads'}: "
-            + "; ".join(parts)
-            + (f"; staging pool misses of `{config}`: " + ", ".join(misses) if misses else "")
-            + ".")
+    what = "loads" if largest is None else f"{largest}-instruction loads"
+    out = (f"Run {run.run_id} (icount, conc, first boot of each, no interval), `{config}` over"
+           f" `{reference}`, {what}: p50 at 1 loader " + ", ".join(one))
+    if more:
+        out += (f"; with 2 to {most} loaders the p50 and p99 ratios range from"
+                f" {conc.fmt_ratio(min(more))} to {conc.fmt_ratio(max(more))}")
+    if misses:
+        out += f"; staging pool misses of `{config}` with {most} loaders: " + ", ".join(misses)
+    return out + "."
