@@ -111,3 +111,14 @@ def conc_sentence(run, config, reference):
     if misses:
         out += f"; staging pool misses of `{config}` with {most} loaders: " + ", ".join(misses)
     return out + "."
+
+
+def tune_sentence(run):
+    """What analysis/tune answers for the default host from run's sizing model (the
+    write-protection costs, which come from other runs, left out)."""
+    import sizing
+    import tune
+    model = sizing.model(run)
+    if model is None:
+        raise ValueError(f"run {run.run_id} has no fill samples")
+    return " ".join(tune.lines(tune.advise(model)))

@@ -47,7 +47,10 @@ class ClaimsTest(unittest.TestCase):
         self.assertIn("has no conc samples", none.stderr)
         bad = helpers.run_cli("claims", helpers.OK, "--claim", "speed")
         self.assertEqual(bad.returncode, 2)
-        self.assertIn("unknown kind 'speed' (valid: load, sizing, conc)", bad.stderr)
+        self.assertIn("unknown kind 'speed' (valid: load, sizing, tune, conc)", bad.stderr)
+        tuned = helpers.run_cli("claims", helpers.FILL, "--claim", "tune")
+        self.assertEqual(tuned.returncode, 0, tuned.stderr)
+        self.assertIn("bpf_jit_region=1024M", tuned.stdout)
 
 
 if __name__ == "__main__":
