@@ -21,11 +21,11 @@ for regions too large to fill under emulation:
                 failure, the mean over c's fitted sizes
   objects_c(S)  n_c x packs(S)
   e             for a class with churn rows (mix): (kept + refilled) /
-                first-fill objects at the last churn round, the mean over
-                the class's fitted sizes; after churn, e x n_c x packs(S).
-                churn_trends() says whether e still falls at the last
-                rounds (CHURN_WINDOW rounds moving by more than
-                CHURN_SETTLED) or has settled
+                first-fill objects, the mean of the last CHURN_WINDOW churn
+                rounds, then the mean over the class's fitted sizes; after
+                churn, e x n_c x packs(S). churn_trends() says whether e
+                has settled (the last window's mean within CHURN_SETTLED
+                of the window's before it)
 
 The held-out size is chosen per class (class_sizes()): each class is fitted
 on every size where it has a usable point but its largest, and checked
@@ -101,10 +101,11 @@ EXTRAPOLATE_MIB = (64, 128, 256, 512, 1024, 2048, 4096)
 REPORT_MIB = (128, 1024)
 TOLERANCE = 0.05
 CHURN = " after churn"
-# The churn efficiency has settled when its last CHURN_WINDOW rounds span at
-# most CHURN_SETTLED (absolute).
+# Churn: the efficiency used is the mean of the last CHURN_WINDOW rounds (a
+# refill's mix of sizes varies from round to round); it has settled when that
+# mean is within CHURN_SETTLED (absolute) of the mean of the window before it.
 CHURN_WINDOW = 5
-CHURN_SETTLED = 0.01
+CHURN_SETTLED = 0.02
 
 # What the region holds before any class (case "region" of the fill rows):
 # boot_bytes and boot_allocations at boot, and whether the kernel keeps the
@@ -371,10 +372,10 @@ def fit(points, churn):
         fitted = sizes[cls]["fitted_mib"]
         f["objects_per_pack"] = spread(list(f["per_size"].values()))
         last = {}
-        for c in churn:
-            if c["class"] == cls and c["size_mib"] in fitted and c["usable"]:
-                if c["round"] >= last.get(c["size_mib"], (0, None))[0]:
-                    last[c["size_mib"]] = (c["round"], c["efficiency"])
+        for size in fitted:
+            rows = last_rounds(churn, cls, size)
+            if rows and all(c["usable"] for c in rows):
+                last[size] = (rows[-1]["round"], mean([c["efficiency"] for c in rows]))
         if last:
             f["churn_efficiency"] = dict(spread([e for _, e in last.values()]),
                                          round=max(r for r, _ in last.values()),
@@ -403,10 +404,23 @@ def predict(fits, size_mib, page_bytes=MEASURED_PAGE_BYTES, layout=NO_LAYOUT):
     return out
 
 
+def mean(values):
+    return sum(values) / len(values)
+
+
+def last_rounds(churn, cls, size):
+    """The churn rows of cls at size that the model uses: its last CHURN_WINDOW rounds
+    (all of them when there are fewer), in round order."""
+    rows = sorted((c for c in churn if c["class"] == cls and c["size_mib"] == size
+                   and c["efficiency"] is not None), key=lambda c: c["round"])
+    return rows[-CHURN_WINDOW:]
+
+
 def churn_trends(churn):
-    """One dict per (class, size) with churn rows: the efficiency at the first and
-    last rounds, the span of the last CHURN_WINDOW rounds, and whether it has settled
-    (that span at most CHURN_SETTLED; None with fewer rounds than the window)."""
+    """One dict per (class, size) with churn rows: the efficiency at the first and last
+    rounds, the mean and range of the last CHURN_WINDOW rounds, the mean of the window
+    before, and whether it has settled (the two means within CHURN_SETTLED; None with
+    fewer than two windows of rounds)."""
     series = {}
     for c in churn:
         if c["efficiency"] is not None:
@@ -416,12 +430,15 @@ def churn_trends(churn):
     for (cls, size), pts in sorted(series.items()):
         pts.sort()
         effs = [e for _, e in pts]
-        window = effs[-CHURN_WINDOW:]
-        span = max(window) - min(window)
+        window, before = effs[-CHURN_WINDOW:], effs[-2 * CHURN_WINDOW:-CHURN_WINDOW]
+        enough = len(effs) >= 2 * CHURN_WINDOW
         out.append({"class": cls, "size_mib": size, "rounds": len(effs),
                     "first": effs[0], "last": effs[-1], "min": min(effs),
-                    "window_span": span,
-                    "settled": None if len(effs) < CHURN_WINDOW else span <= CHURN_SETTLED})
+                    "window_mean": mean(window), "window_min": min(window),
+                    "window_max": max(window),
+                    "before_mean": mean(before) if enough else None,
+                    "settled": (abs(mean(window) - mean(before)) <= CHURN_SETTLED
+                                if enough else None)})
     return out
 
 
@@ -442,14 +459,12 @@ def check(fits, points, churn, layout=NO_LAYOUT):
         for p in points:
             if p["size_mib"] == size and p["class"] == cls:
                 measured[cls] = (p["objects"] if p["usable"] else None, p["not_usable_because"])
-        last = None
-        for c in churn:
-            if c["size_mib"] == size and c["class"] == cls and (last is None
-                                                                 or c["round"] >= last["round"]):
-                last = c
-        if last is not None:
-            measured[cls + CHURN] = (last["after_churn_objects"] if last["usable"] else None,
-                                     "" if last["usable"] else "no usable first fill or refill")
+        rows = last_rounds(churn, cls, size)
+        if rows:
+            ok = all(c["usable"] for c in rows)
+            measured[cls + CHURN] = (mean([c["after_churn_objects"] for c in rows]) if ok
+                                     else None,
+                                     "" if ok else "no usable first fill or refill")
         for series, pred in predict_class(cls, f, size, layout=layout).items():
             meas, why = measured.get(series, (None, "not measured"))
             err = (pred - meas) / meas if meas else None
@@ -815,18 +830,20 @@ def trend_lines(result):
     out = []
     for t in result["churn_trends"]:
         where = f"{t['class']} at {labels.mib(t['size_mib'])}"
-        trend = (f"churn efficiency {fmt_ratio(t['first'])} at round 1, {fmt_ratio(t['last'])}"
-                 f" at round {t['rounds']}")
+        n = t["rounds"]
+        trend = (f"churn efficiency {fmt_ratio(t['first'])} at round 1; over the last"
+                 f" {min(n, CHURN_WINDOW)} of {n} rounds {fmt_ratio(t['window_mean'])}"
+                 f" ({fmt_ratio(t['window_min'])} to {fmt_ratio(t['window_max'])})")
         if t["settled"] is None:
-            out.append(f"{where}: {trend}; fewer than {CHURN_WINDOW} rounds: whether it has"
-                       " settled is not known")
+            out.append(f"{where}: {trend}; fewer than {2 * CHURN_WINDOW} rounds: whether it"
+                       " has settled is not known")
         elif t["settled"]:
-            out.append(f"{where}: {trend}; settled (its last {CHURN_WINDOW} rounds within"
-                       f" {fmt_ratio(t['window_span'])})")
+            out.append(f"{where}: {trend}; settled (the {CHURN_WINDOW} rounds before:"
+                       f" {fmt_ratio(t['before_mean'])})")
         else:
-            out.append(f"{where}: {trend}; NOT settled (its last {CHURN_WINDOW} rounds span"
-                       f" {fmt_ratio(t['window_span'])}): the after-churn prediction is an"
-                       " upper bound")
+            out.append(f"{where}: {trend}; NOT settled (the {CHURN_WINDOW} rounds before:"
+                       f" {fmt_ratio(t['before_mean'])}): the after-churn prediction may"
+                       " be high")
     return out
 
 
@@ -857,13 +874,11 @@ def measured_series(result):
     out = {}
     for p in result["measured"]:
         out.setdefault(p["class"], []).append((p["size_mib"], p["objects"]))
-    last = {}
-    for c in result["churn"]:
-        key = (c["class"], c["size_mib"])
-        if c["round"] >= last.get(key, (0, None))[0]:
-            last[key] = (c["round"], c["after_churn_objects"])
-    for (cls, size), (_, v) in last.items():
-        out.setdefault(cls + CHURN, []).append((size, v))
+    for cls, size in sorted({(c["class"], c["size_mib"]) for c in result["churn"]}):
+        rows = last_rounds(result["churn"], cls, size)
+        if rows:
+            out.setdefault(cls + CHURN, []).append(
+                (size, mean([c["after_churn_objects"] for c in rows])))
     return out
 
 
