@@ -109,23 +109,31 @@ def toolchain():
             "bpftool": _out("bpftool", "--version"), "python": sys.version.split()[0]}
 
 
-def describe(kind, run_id, arch, configs, boots=()):
-    """configs: {name: (variant, boot_args)} in order; boots: dicts from the runner."""
+def describe(kind, run_id, arch, configs, boots=(), at_start=None):
+    """configs: {name: (variant, boot_args)} in order; boots: dicts from the runner;
+    at_start: what start() returned when the run began (the project and series as
+    they were then, not when the run ends), or None to take them now."""
+    at_start = at_start or start()
     return {
         "kind": kind,
         "run_id": run_id,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "arch": arch,
-        "project": project(),
+        "project": at_start["project"],
         "tree": {"package": "linux-source-6.12",
                  "version": _out("dpkg-query", "-W", "-f", "${Version}", "linux-source-6.12")},
-        "series": series(),
+        "series": at_start["series"],
         "configurations": {name: configuration(arch, v, args) for name, (v, args) in configs.items()},
         "qemu": {"version": _out("qemu-system-aarch64", "--version")},
         "boots": list(boots),
         "toolchain": toolchain(),
         "host": host(),
     }
+
+
+def start():
+    """The project's commit and the series, taken when a run starts (describe's at_start)."""
+    return {"project": project(), "series": series()}
 
 
 def write(path, meta):

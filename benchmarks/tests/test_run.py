@@ -226,8 +226,9 @@ class RunDirFileTest(unittest.TestCase):
             seen["run_dir"] = run_dir
             raise Stop()
 
-        saved = run.boot, run.check_kernel, run.subprocess.run
+        saved = run.boot, run.check_kernel, run.subprocess.run, run.metadata.start
         run.boot, run.check_kernel = boot, lambda *a: None
+        run.metadata.start = lambda: {"project": {}, "series": {}}
         run.subprocess.run = lambda *a, **k: type("P", (), {"stdout": "kvm: unavailable, test"})()
         try:
             with tempfile.TemporaryDirectory() as tmp:
@@ -239,7 +240,7 @@ class RunDirFileTest(unittest.TestCase):
                 self.assertEqual(seen["named"], seen["run_dir"])
                 self.assertTrue(os.path.isdir(seen["named"]))
         finally:
-            run.boot, run.check_kernel, run.subprocess.run = saved
+            run.boot, run.check_kernel, run.subprocess.run, run.metadata.start = saved
 
 
 class CheckKernelTest(unittest.TestCase):
