@@ -250,8 +250,11 @@ def layout_of(values):
             region.setdefault(metric, []).append(v)
     if not region:
         return NO_LAYOUT
-    return Layout(int(max(region.get("boot_in_use_bytes", [0]))),
-                  int(max(region.get("boot_allocations", [0]))),
+    # The staging pool is an allocation of its own in the region, which the
+    # region's counters leave out (pool_bytes; runs before it recorded none).
+    pool = int(max(region.get("pool_bytes", [0])))
+    return Layout(int(max(region.get("boot_in_use_bytes", [0]))) + pool,
+                  int(max(region.get("boot_allocations", [0]))) + (1 if pool else 0),
                   "reserve_bytes" in region)
 
 

@@ -385,10 +385,11 @@ class PerClassSizesTest(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(d)), ["sizing.pdf", "sizing.png"])
 
 
-def region_rows(config, size, boot_bytes=MIB, boot_allocations=1, reserve=0):
+def region_rows(config, size, boot_bytes=0, boot_allocations=0, reserve=0, pool=MIB):
     return [fill_sample(config, size, "region", "boot_in_use_bytes", boot_bytes),
             fill_sample(config, size, "region", "boot_allocations", boot_allocations),
-            fill_sample(config, size, "region", "reserve_bytes", reserve)]
+            fill_sample(config, size, "region", "reserve_bytes", reserve),
+            fill_sample(config, size, "region", "pool_bytes", pool)]
 
 
 class LayoutTest(unittest.TestCase):

@@ -38,9 +38,11 @@
  *                       nothing more, so that frees still deferred (RCU,
  *                       then a work item) do not pass for a full region
  * and, case "region", what the region holds before any class: its use at
- * boot (boot_in_use_bytes: the staging pool with write protection on,
- * boot_allocations) and its reserve (reserve_bytes, 0 when the kernel has
- * none), which analysis/sizing.py subtracts from what packs can use.
+ * boot (boot_in_use_bytes, boot_allocations: BPF JIT allocations), the
+ * staging pool, which the region's counters do not count (pool_bytes,
+ * staging_pool_bytes of bpf_jit/wp; 0 without write protection), and its
+ * reserve (reserve_bytes, 0 when the kernel has none), which
+ * analysis/sizing.py subtracts from what packs can use.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -104,6 +106,22 @@ static void region_read(struct region *r)
 	fclose(f);
 	if (n != 6)
 		fail("%s: read %d of the 6 keys fill needs", REGION_FILE, n);
+}
+
+/* staging_pool_bytes of bpf_jit/wp: the pool's VA in the region; 0 without it. */
+static double pool_bytes(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/bpf_jit/wp", "r");
+	char key[64], val[64];
+	double v = 0;
+
+	if (!f)
+		return 0;
+	while (fscanf(f, " %63[^:]: %63s", key, val) == 2)
+		if (!strcmp(key, "staging_pool_bytes"))
+			v = strtod(val, NULL);
+	fclose(f);
+	return v;
 }
 
 /*
@@ -478,6 +496,7 @@ int bench_fill(const struct bench_opts *o)
 	emit("region", mib, "boot_in_use_bytes", "bytes", 0, r.in_use);
 	emit("region", mib, "boot_allocations", "count", 0, r.allocations);
 	emit("region", mib, "reserve_bytes", "bytes", 0, r.reserve);
+	emit("region", mib, "pool_bytes", "bytes", 0, pool_bytes());
 	p50 = sized_prog(P50_BYTES);
 	p75 = sized_prog(P75_BYTES);
 	large = sized_prog(MIX_LARGE_BYTES);
