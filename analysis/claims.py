@@ -121,4 +121,4 @@ def tune_sentence(run):
     model = sizing.model(run)
     if model is None:
         raise ValueError(f"run {run.run_id} has no fill samples")
-    return " ".join(tune.lines(tune.advise(model)))
+    return "; ".join(tune.lines(tune.advise(model)))

@@ -139,7 +139,7 @@ def lines(answer, costs=None):
     settled = a["churn_settled"]
     churn = ("" if not settled else
              "; churn settled" if all(settled) else
-             "; churn NOT settled in the run: the after-churn figure is an upper bound"
+             "; churn NOT settled at every measured size: the after-churn figure may be high"
              if any(s is False for s in settled) else
              "; whether churn settled is not known (too few rounds)")
     out = [f"host: {a['programs']:,} programs of class {a['class']}"

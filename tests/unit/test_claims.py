@@ -2,10 +2,11 @@
 
 Each line of tests/claims.tsv names a document, a committed run and a pair of
 its configurations; the document must contain, whitespace aside (the text is
-wrapped), the sentence analysis/claims generates from the run today. A
+wrapped, or quoted), the sentence analysis/claims generates from the run today. A
 figure edited by hand, or a run re-analysed differently, fails here.
 """
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -28,7 +29,8 @@ def entries():
 
 
 def words(text):
-    return " ".join(text.split())
+    """The text's words, whitespace and Markdown quote markers ("> ") aside."""
+    return " ".join(re.sub(r"(?m)^\s*> ?", "", text).split())
 
 
 class ClaimsTest(unittest.TestCase):
