@@ -16,9 +16,10 @@ next; the per-size percentiles are the ones to compare. Each configuration
 boots once for conc, and the loads of one batch share that boot, so no
 interval is given: the ratios to the baseline (and to each pair's reference)
 describe this boot, and say so. Under icount with single-threaded TCG the
-vCPUs run in turn on one virtual clock, so with L busy CPUs a load's latency
-grows about L times even without contention: compare configurations at the
-same CPUs and loaders, not loader counts with each other.
+vCPUs run in turn on one virtual clock, so a load's latency counts what the
+other loaders' vCPUs executed meanwhile, contention or not: compare
+configurations at the same CPUs and loaders, not loader counts with each
+other.
 model() computes it all; markdown() is tables/concurrency.md, summary_lines()
 the report's part.
 """
@@ -136,8 +137,9 @@ def markdown(result, run_id):
            " 4,096 instructions). load_ns in guest ns (under icount: guest instructions,"
            " waits included). Percentiles by nearest rank, of each configuration's first icount"
            " boot (a second one repeats it): no interval; the ratios describe this boot. Under icount the vCPUs run in turn on"
-           " one virtual clock, so with L busy CPUs a load takes about L times longer even"
-           " without contention: compare configurations at the same CPUs and loaders. Over"
+           " one virtual clock, so a load's latency counts what the other loaders' vCPUs"
+           " executed meanwhile, contention or not: compare configurations at the same CPUs"
+           " and loaders. Over"
            " all loads the distribution is multimodal (three sizes), and its median jumps"
            " between modes: the per-size tables are the ones to compare.", ""]
     out += ["| configuration | CPUs | loaders | loads | p50 | p95 | p99 | max | failed |"
