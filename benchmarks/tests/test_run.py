@@ -3,6 +3,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import tempfile
 import unittest
 
@@ -269,5 +270,13 @@ class SchemaTest(unittest.TestCase):
 
     def test_runner_and_guest_follow_the_schema(self):
         self.assertEqual(run.CSV_HEADER[:3], ["config", "clock", "boot"])
-        with open(os.path.join(run.TOP, "benchmarks", "guest", "src", "bench", "bench.h")) as f:
+        src = os.path.join(run.TOP, "benchmarks", "guest", "src", "bench")
+        with open(os.path.join(src, "bench.h")) as f:
             self.assertIn(" *   " + ",".join(run.GUEST_COLUMNS) + "\n", f.read())
+        # What row() prints: each of its printf formats has one field per guest column.
+        with open(os.path.join(src, "main.c")) as f:
+            body = f.read().split("void row(", 1)[1].split("\n}\n", 1)[0]
+        formats = re.findall(r'printf\("([^"]*)\\n"', body)
+        self.assertEqual(len(formats), 2, body)
+        for fmt in formats:
+            self.assertEqual(fmt.count(",") + 1, len(run.GUEST_COLUMNS), fmt)
