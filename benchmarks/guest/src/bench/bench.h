@@ -38,6 +38,8 @@ struct bench_opts {
 void row(const char *workload, const char *cas, long x, const char *metric,
 	 const char *unit, int round, bool warmup, double value);
 double now_ns(void);
+/* KEY of /sys/kernel/debug/bpf_jit/wp ("key: value" lines), or MISSING without it. */
+double wp_value(const char *key, double missing);
 /* Progress for long runs, on stderr (the console: guest-side, deterministic). */
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Stop with a message naming what failed. */

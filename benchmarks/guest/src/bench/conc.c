@@ -27,7 +27,6 @@
 #include <sys/wait.h>
 #include "bench.h"
 
-#define WP_FILE "/sys/kernel/debug/bpf_jit/wp"
 #define MAX_LOADERS 64
 
 static const int mix_insns[] = { 8, 8, 512, 4096 };
@@ -36,17 +35,7 @@ static const int mix_insns[] = { 8, 8, 512, 4096 };
 /* staging_pool_misses of bpf_jit/wp, or -1 without it. */
 static double pool_misses(void)
 {
-	FILE *f = fopen(WP_FILE, "r");
-	char key[64], val[64];
-	double v = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, " %63[^:]: %63s", key, val) == 2)
-		if (!strcmp(key, "staging_pool_misses"))
-			v = strtod(val, NULL);
-	fclose(f);
-	return v;
+	return wp_value("staging_pool_misses", -1);
 }
 
 /* The size of loader @l's load @r: the same in every boot. */

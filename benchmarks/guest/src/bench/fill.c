@@ -111,17 +111,7 @@ static void region_read(struct region *r)
 /* staging_pool_bytes of bpf_jit/wp: the pool's VA in the region; 0 without it. */
 static double pool_bytes(void)
 {
-	FILE *f = fopen("/sys/kernel/debug/bpf_jit/wp", "r");
-	char key[64], val[64];
-	double v = 0;
-
-	if (!f)
-		return 0;
-	while (fscanf(f, " %63[^:]: %63s", key, val) == 2)
-		if (!strcmp(key, "staging_pool_bytes"))
-			v = strtod(val, NULL);
-	fclose(f);
-	return v;
+	return wp_value("staging_pool_bytes", 0);
 }
 
 /*

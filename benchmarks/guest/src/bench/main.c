@@ -49,6 +49,21 @@ double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+double wp_value(const char *key, double missing)
+{
+	FILE *f = fopen("/sys/kernel/debug/bpf_jit/wp", "r");
+	char k[64], val[64];
+	double v = missing;
+
+	if (!f)
+		return missing;
+	while (fscanf(f, " %63[^:]: %63s", k, val) == 2)
+		if (!strcmp(k, key))
+			v = strtod(val, NULL);
+	fclose(f);
+	return v;
+}
+
 static void say(const char *prefix, const char *fmt, va_list ap)
 {
 	fputs(prefix, stderr);
