@@ -53,9 +53,7 @@ import argparse
 import sys
 
 from selftests_config import cmd_config, cmd_deny
-from selftests_logs import parse_test_bpf  # noqa: F401  (tests/unit/test_parse_test_bpf.py)
-from selftests_report import (cmd_compare, cmd_expect_cfi,  # noqa: F401
-                              cmd_table, expect_cfi_windows)
+from selftests_report import cmd_compare, cmd_expect_cfi, cmd_table
 
 
 def parser():

@@ -7,7 +7,7 @@ import tempfile
 import unittest
 from contextlib import redirect_stdout
 
-import selftests
+import selftests_report
 
 CONSOLE = """\
 [    1.000000] ktest: begin expect-cfi for_each
@@ -33,7 +33,7 @@ LOG = """\
 
 class ExpectCfiTest(unittest.TestCase):
     def test_windows_follow_the_marks_not_the_timestamps(self):
-        w = selftests.expect_cfi_windows(CONSOLE)
+        w = selftests_report.expect_cfi_windows(CONSOLE)
         self.assertEqual(len(w["for_each"]), 2)
         # A line inside jit_probe_mem's marks is its, even with an earlier stamp.
         self.assertEqual(len(w["jit_probe_mem"]), 1)
@@ -51,7 +51,7 @@ class ExpectCfiTest(unittest.TestCase):
                 f.write(LOG)
             out = io.StringIO()
             with redirect_stdout(out):
-                rc = selftests.cmd_expect_cfi(d, names, d)
+                rc = selftests_report.cmd_expect_cfi(d, names, d)
             with open(os.path.join(d, "results.json")) as f:
                 results = json.load(f)
         return rc, out.getvalue(), {c["name"].split()[0]: c["status"] for c in results["test_cases"]}
@@ -72,7 +72,7 @@ class ExpectCfiTest(unittest.TestCase):
     def test_a_directory_without_a_console_is_named(self):
         with tempfile.TemporaryDirectory() as d:
             with self.assertRaises(SystemExit) as e:
-                selftests.cmd_expect_cfi(d, ["for_each"], None)
+                selftests_report.cmd_expect_cfi(d, ["for_each"], None)
         self.assertIn("console.log does not exist", str(e.exception))
 
 

@@ -2,7 +2,7 @@
 split from its test's line still belongs to that test."""
 import unittest
 
-import selftests
+import selftests_logs
 
 LOG = """\
 test_bpf: #0 TAX jited:1 324 353 150 PASS
@@ -19,7 +19,7 @@ test_bpf: test_skb_segment: Summary: 2 PASSED, 0 FAILED
 
 class ParseTestBpfTest(unittest.TestCase):
     def setUp(self):
-        rows, _ = selftests.parse_test_bpf(LOG, {})
+        rows, _ = selftests_logs.parse_test_bpf(LOG, {})
         self.status = {name: status for name, status, _, _ in rows}
 
     def test_a_verdict_split_by_another_message_is_its_tests(self):

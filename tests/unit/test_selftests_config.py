@@ -8,7 +8,7 @@ import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-import selftests  # noqa: E402
+import selftests_config  # noqa: E402
 
 
 class ConfigTest(unittest.TestCase):
@@ -21,7 +21,7 @@ class ConfigTest(unittest.TestCase):
                     f.write(text)
             out, err = io.StringIO(), io.StringIO()
             with redirect_stdout(out), redirect_stderr(err):
-                rc = selftests.cmd_config(os.path.join(d, "dotconfig"),
+                rc = selftests_config.cmd_config(os.path.join(d, "dotconfig"),
                                           os.path.join(d, "reasons"), [os.path.join(d, "frag")])
         return rc, out.getvalue(), err.getvalue()
 
