@@ -1,5 +1,6 @@
 """tune: the region size for a host from the fill fixture's model, refused inputs, and
 the write-protection costs of a run."""
+import tempfile
 import unittest
 
 import points
@@ -80,9 +81,14 @@ class CostsTest(unittest.TestCase):
 
 class CliTest(unittest.TestCase):
     def test_cli_answers_and_refuses(self):
-        ok = helpers.run_cli("tune", "--sizing-run", helpers.FILL, "--cost-run", helpers.FILL)
-        self.assertEqual(ok.returncode, 2, ok.stdout)   # the fixture has no series-wp-off
-        self.assertIn("has no configuration 'series-wp-off'", ok.stderr)
+        with tempfile.TemporaryDirectory() as empty:
+            ok = helpers.run_cli("tune", "--sizing-run", helpers.FILL, "--results", empty)
+        self.assertEqual(ok.returncode, 0, ok.stderr)
+        self.assertIn("bpf_jit_region=1024M", ok.stdout)
+        self.assertIn("write protection: no complete run with load samples", ok.stdout)
+        nopair = helpers.run_cli("tune", "--sizing-run", helpers.FILL, "--cost-run", helpers.FILL)
+        self.assertEqual(nopair.returncode, 2, nopair.stdout)   # no series-wp-off in it
+        self.assertIn("has no configuration 'series-wp-off'", nopair.stderr)
         bad = helpers.run_cli("tune", "--sizing-run", helpers.FILL, "--class", "p99")
         self.assertEqual(bad.returncode, 2)
         self.assertEqual(bad.stderr.count("\n"), 1, bad.stderr)
