@@ -156,7 +156,8 @@ def packs(size_bytes, page_bytes=MEASURED_PAGE_BYTES, nodes=1, layout=NO_LAYOUT,
 
 def program_packs(size_bytes, page_bytes=MEASURED_PAGE_BYTES, layout=NO_LAYOUT):
     """The packs eBPF programs can use (the reserve left out)."""
-    return packs(size_bytes, page_bytes, layout=layout, cls="p50")
+    return max(packs(size_bytes, page_bytes, layout=layout)
+               - reserve_packs(size_bytes, layout, page_bytes), 0)
 
 
 def table_spans(page_bytes):
