@@ -122,3 +122,29 @@ def tune_sentence(run):
     if model is None:
         raise ValueError(f"run {run.run_id} has no fill samples")
     return "; ".join(tune.lines(tune.advise(model)))
+
+
+def pmu_sentence(run, clock="icount"):
+    """How the PMU's instruction count around each load compares with load_ns, round by
+    round (the first boot of each configuration, as the tables): in how many rounds
+    load_ns is the larger, by how much at most and where, and the median of count /
+    load_ns. Raises ValueError without PMU counts."""
+    import stats
+    by_round = {}
+    for s in run.measured:
+        if (s.clock == clock and s.workload == "load" and str(s.boot) == "0"
+                and s.metric in ("load_ns", "load_instructions")):
+            by_round.setdefault((s.config, s.case, s.x, s.round), {})[s.metric] = float(s.value)
+    pairs = [(k, v["load_ns"], v["load_instructions"]) for k, v in by_round.items()
+             if "load_ns" in v and "load_instructions" in v]
+    if not pairs:
+        raise ValueError(f"run {run.run_id} has no {clock} load_instructions beside load_ns")
+    over = [(ns - count, k) for k, ns, count in pairs if ns > count]
+    ratios = [count / ns for _, ns, count in pairs if ns]
+    out = (f"in run {run.run_id} `load_ns` exceeds the count in {labels.count(len(over))}"
+           f" of {labels.count(len(pairs))} rounds")
+    if over:
+        excess, (config, case, x, rnd) = max(over)
+        name = point_name(type("Key", (), {"case": case, "x": x})())
+        out += f", by up to {labels.count(excess)} ({name}, `{config}`, round {rnd})"
+    return out + f", and the median of count / `load_ns` is {labels.ratio(stats.median(ratios))}"

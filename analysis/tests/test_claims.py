@@ -1,6 +1,8 @@
 """analysis/claims: the load-latency sentence of a pair, from a run."""
 import unittest
 
+import claims
+import runs
 from tests import helpers
 
 
@@ -47,10 +49,29 @@ class ClaimsTest(unittest.TestCase):
         self.assertIn("has no conc samples", none.stderr)
         bad = helpers.run_cli("claims", helpers.OK, "--claim", "speed")
         self.assertEqual(bad.returncode, 2)
-        self.assertIn("unknown kind 'speed' (valid: load, sizing, tune, conc)", bad.stderr)
+        self.assertIn("unknown kind 'speed' (valid: load, sizing, tune, conc, pmu)", bad.stderr)
         tuned = helpers.run_cli("claims", helpers.FILL, "--claim", "tune")
         self.assertEqual(tuned.returncode, 0, tuned.stderr)
         self.assertIn("bpf_jit_region=1024M", tuned.stdout)
+
+    def test_pmu_claim(self):
+        def row(config, metric, rnd, value, boot=0):
+            return runs.Sample(config, "icount", boot, "load", "straight", "8", metric, "ns",
+                               rnd, 0, value)
+        rows = [row("series", "load_ns", 1, "100"), row("series", "load_instructions", 1, "90"),
+                row("series", "load_ns", 2, "100"), row("series", "load_instructions", 2, "100"),
+                row("vanilla", "load_ns", 1, "200"), row("vanilla", "load_instructions", 1, "201"),
+                # a repeat boot is not counted twice
+                row("series", "load_ns", 1, "100", boot=1),
+                row("series", "load_instructions", 1, "90", boot=1)]
+        run = type("Run", (), {"run_id": "r", "measured": rows})()
+        self.assertEqual(claims.pmu_sentence(run),
+                         "in run r `load_ns` exceeds the count in 1 of 3 rounds, by up to 10"
+                         " (straight 8, `series`, round 1), and the median of count / `load_ns`"
+                         " is 1.000")
+        none = helpers.run_cli("claims", helpers.OK, "--claim", "pmu")
+        self.assertEqual(none.returncode, 2)
+        self.assertIn("has no icount load_instructions beside load_ns", none.stderr)
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ class ClaimsTest(unittest.TestCase):
         for n, doc, run, pair in entries():
             with self.subTest(line=n, document=doc, run=run, pair=pair):
                 self.assertTrue(os.path.isdir(os.path.join(TOP, run)), f"no run {run}")
-                how = (["--claim", pair] if pair in ("sizing", "tune") or ":" in pair
+                how = (["--claim", pair] if pair in ("sizing", "tune", "pmu") or ":" in pair
                        else ["--pair", pair])
                 proc = subprocess.run([sys.executable, os.path.join(TOP, "analysis", "claims"),
                                        os.path.join(TOP, run)] + how,
