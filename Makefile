@@ -9,6 +9,8 @@
 #   make all         deps, tree, every kernel variant, tests, benchmarks
 #   make report      the short report of a run (RUN=dir, default: the latest)
 #   make plots       plots and tables of a run (RUN=dir, default: the latest)
+#   make security    the attack matrix: every attack of the test hooks on vanilla and
+#                    series in each bpf_jit_wp mode -> results/security/<run-id>/
 #   make tune        which bpf_jit_region= for a host, from the committed runs
 #                    (TUNE="--programs N --class mix ...": analysis/tune's options)
 #   make deps        install the Debian packages the pipeline needs (as root)
@@ -32,14 +34,14 @@ VARIANTS := $(shell python3 vm/configurations.py --variants)
 SHELL_SCRIPTS := vm/tree vm/checkpatch vm/check-series vm/check-arches vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
 	vm/guest/init tests/run tests/guest/run-tests .ci/run \
 	benchmarks/plugin/build benchmarks/plugin/test \
-	tests/build-selftests tests/selftests-lib.sh tests/selftests tests/guest/run-selftests tests/guest/run-expect-cfi \
+	tests/build-selftests tests/selftests-lib.sh tests/selftests tests/security tests/guest/run-selftests tests/guest/run-expect-cfi \
 	$(wildcard tests/guest/t/*)
 
 A ?= vanilla
 B ?= series
 SUBSET ?= 0
 
-.PHONY: all deps tree patches kernel kernels rootfs shell check test bench report plots tune \
+.PHONY: all deps tree patches kernel kernels rootfs shell check test bench report plots tune security \
 	shellcheck checkpatch check-series check-arches selftests selftests-compare
 
 all: deps
@@ -101,6 +103,10 @@ report:
 
 plots:
 	$(ANALYSIS)/analyze $(RUN)
+
+security: deps
+	$(MAKE) tree
+	tests/security $(ARCH)
 
 TUNE ?=
 tune:

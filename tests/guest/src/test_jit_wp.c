@@ -47,8 +47,17 @@
  * copy (the victim returns 0x1234). The linear alias of a live
  * program is read-only in every mode (rodata=full). The mode cannot be
  * written: neither its variable nor its static key, nor the debugfs file.
+ *
+ * For the attack matrix (tests/security), each attack is marked in the
+ * kernel log ("ktest: attack NAME VICTIM") so that the host can tell which
+ * console lines it caused, and described on one line of output:
+ * "matrix<TAB>attack<TAB>victim<TAB>gadget<TAB>load<TAB>returned<TAB>counters",
+ * gadget the hook's outcome, load "loaded", "failed: errno N" or "live",
+ * returned the victim's value after the attack or "-", counters those of
+ * /sys/kernel/debug/bpf_jit/wp that moved, or "-".
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -121,6 +130,52 @@ static int outcome(char *out, size_t size)
 	return 0;
 }
 
+/* Mark the start of an attack in the kernel log. */
+static void mark(const char *name, const char *victim)
+{
+	char line[96];
+
+	snprintf(line, sizeof(line), "ktest: attack %s %s", name, victim);
+	ktest_write_file("/dev/kmsg", line);
+}
+
+/* The counters an attack can move, by name. */
+static const struct {
+	const char *name;
+	size_t offset;
+} counters[] = {
+	{ "verification_failures", offsetof(struct ktest_wp, verification_failures) },
+	{ "digest_failures", offsetof(struct ktest_wp, digest_failures) },
+	{ "occupied_destinations", offsetof(struct ktest_wp, occupied_destinations) },
+	{ "insn_failures", offsetof(struct ktest_wp, insn_failures) },
+	{ "refused_changes", offsetof(struct ktest_wp, refused_changes) },
+};
+
+/* One row of the attack matrix (see the top of this file). */
+static void matrix(const char *name, const char *victim, const char *load, long long ret,
+		   const struct ktest_wp *before, const struct ktest_wp *after)
+{
+	char gadget[128] = "-", moved[256] = "", *end = moved;
+	size_t i;
+
+	outcome(gadget, sizeof(gadget));
+	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		unsigned long long a, b;
+
+		memcpy(&a, (const char *)before + counters[i].offset, sizeof(a));
+		memcpy(&b, (const char *)after + counters[i].offset, sizeof(b));
+		if (b != a)
+			end += snprintf(end, moved + sizeof(moved) - end, "%s%s +%llu",
+					end == moved ? "" : ", ", counters[i].name, b - a);
+	}
+	if (ret < 0)
+		printf("matrix\t%s\t%s\t%s\t%s\t-\t%s\n", name, victim, gadget, load,
+		       *moved ? moved : "-");
+	else
+		printf("matrix\t%s\t%s\t%s\t%s\t0x%llx\t%s\n", name, victim, gadget, load, ret,
+		       *moved ? moved : "-");
+}
+
 static int expect_outcome(const char *what, const char *want)
 {
 	char got[128];
@@ -143,7 +198,8 @@ struct expect {
 /* Arm a load-time attack, load the victim (MULTI: its two-function form), check what happens. */
 static int load_attack(enum mode mode, const char *name, int multi, struct expect e)
 {
-	char cmd[64], want[64], what[128];
+	const char *victim = multi ? "two-function" : "one-function";
+	char cmd[64], want[64], what[128], load[32];
 	struct ktest_wp before, after;
 	int ok = 1, fd, err;
 	long long ret;
@@ -153,13 +209,20 @@ static int load_attack(enum mode mode, const char *name, int multi, struct expec
 		snprintf(cmd, sizeof(cmd), "%s %08x %08x", name, GOOD, TAMPERED);
 	else
 		snprintf(cmd, sizeof(cmd), "%s %08x %08x", name, MOVZ_X7_0x1234, MOVZ_X7_0x4321);
+	mark(name, victim);
 	if (ktest_wp(&before) || attack(cmd))
 		return 0;
-	printf("%s attack on the %s victim\n", name, multi ? "two-function" : "one-function");
+	printf("%s attack on the %s victim\n", name, victim);
 	fd = load_victim(multi);
 	err = fd < 0 ? errno : 0;
 	if (ktest_wp(&after))
 		return 0;
+	ret = fd < 0 ? -1 : ktest_run_fd(fd);
+	if (err)
+		snprintf(load, sizeof(load), "failed: errno %d", err);
+	else
+		snprintf(load, sizeof(load), "loaded");
+	matrix(name, victim, load, ret, &before, &after);
 	snprintf(want, sizeof(want), "%s: %s", name, e.lands ? "landed" : "faulted");
 	snprintf(what, sizeof(what), "%s: the write %s", name, e.lands ? "lands" : "faults");
 	ok &= expect_outcome(what, want);
@@ -185,7 +248,6 @@ static int load_attack(enum mode mode, const char *name, int multi, struct expec
 	ok &= EXPECT_EQ(what, err, 0);
 	if (fd < 0)
 		return 0;
-	ret = ktest_run_fd(fd);
 	snprintf(what, sizeof(what), "%s: the victim returns %s", name,
 		 e.tampered ? "the tampered value" : "its own value");
 	ok &= EXPECT_EQ(what, ret, e.tampered ? TAMPERED : GOOD);
@@ -213,13 +275,15 @@ static int live_attack(const char *fmt, const char *name, const char *want, int 
 	if (fd < 0)
 		return printf("FAIL: load the victim: %s\n", strerror(errno)), 0;
 	snprintf(cmd, sizeof(cmd), fmt, prog_id(fd), MOVZ_X7_0x1234, MOVZ_X7_0x4321);
+	mark(name, "live");
 	if (ktest_wp(&before) || attack(cmd) || ktest_wp(&after))
 		return 0;
+	ret = ktest_run_fd(fd);
+	matrix(name, "live", "live", ret, &before, &after);
 	snprintf(what, sizeof(what), "%s: outcome '%s'", name, want);
 	ok &= expect_outcome(what, want);
 	snprintf(what, sizeof(what), "%s: refused_changes moves by", name);
 	ok &= EXPECT_EQ(what, after.refused_changes - before.refused_changes, refused);
-	ret = ktest_run_fd(fd);
 	snprintf(what, sizeof(what), "%s: the victim returns", name);
 	ok &= EXPECT_EQ(what, ret, want_ret);
 	close(fd);
@@ -228,7 +292,7 @@ static int live_attack(const char *fmt, const char *name, const char *want, int 
 
 int main(void)
 {
-	struct ktest_wp start, end;
+	struct ktest_wp start, end, pre, post;
 	int ok = 1, fd, multi, off, enforce;
 	enum mode mode;
 	char refused[32];
@@ -308,7 +372,13 @@ int main(void)
 	 * variable or its static key (read-only after init), and debugfs
 	 * cannot change it.
 	 */
+	mark("mode", "none");
+	if (ktest_wp(&pre))
+		return 1;
 	ok &= attack("mode") == 0;
+	if (ktest_wp(&post))
+		return 1;
+	matrix("mode", "none", "-", -1, &pre, &post);
 	ok &= expect_outcome("mode: the variable and the key fault", "mode: faulted, key faulted");
 	ok &= EXPECT_EQ("writing the mode file fails", ktest_write_file(MODE_FILE, "off") != 0, 1);
 	if (ktest_wp(&end))
