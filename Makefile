@@ -9,6 +9,10 @@
 #   make all         deps, tree, every kernel variant, tests, benchmarks
 #   make report      the short report of a run (RUN=dir, default: the latest)
 #   make plots       plots and tables of a run (RUN=dir, default: the latest)
+#   make paper       the talk and the paper from the runs paper/runs names (RUNS=file:
+#                    another list) -> build/paper/talk.pdf, talk-notes.pdf, paper.pdf
+#   make layout      the BPF JIT region's place in the kernel VA space, read off a guest
+#                    -> results/layout/<run-id>/ (for the paper's figure)
 #   make security    the attack matrix: every attack of the test hooks on vanilla and
 #                    series in each bpf_jit_wp mode -> results/security/<run-id>/
 #   make tune        which bpf_jit_region= for a host, from the committed runs
@@ -33,7 +37,7 @@ VARIANT ?= series
 VARIANTS := $(shell python3 vm/configurations.py --variants)
 SHELL_SCRIPTS := vm/tree vm/checkpatch vm/check-series vm/check-arches vm/build-kernel vm/mkrootfs vm/run vm/deps vm/lib.sh \
 	vm/guest/init tests/run tests/guest/run-tests .ci/run \
-	benchmarks/plugin/build benchmarks/plugin/test \
+	benchmarks/plugin/build benchmarks/plugin/test benchmarks/layout paper/build \
 	tests/build-selftests tests/selftests-lib.sh tests/selftests tests/security tests/guest/run-selftests tests/guest/run-expect-cfi \
 	$(wildcard tests/guest/t/*)
 
@@ -42,6 +46,7 @@ B ?= series
 SUBSET ?= 0
 
 .PHONY: all deps tree patches kernel kernels rootfs shell check test bench report plots tune security \
+	paper layout \
 	shellcheck checkpatch check-series check-arches selftests selftests-compare
 
 all: deps
@@ -107,6 +112,14 @@ plots:
 security: deps
 	$(MAKE) tree
 	tests/security $(ARCH)
+
+layout: deps
+	$(MAKE) tree
+	benchmarks/layout $(ARCH)
+
+RUNS ?=
+paper:
+	paper/build $(if $(RUNS),--runs $(RUNS))
 
 TUNE ?=
 tune:
