@@ -290,7 +290,7 @@ def sizing_figures(run, m):
         m.add(labels.size_bytes(v).replace(" ", "~"), "tune", "page", "tables", page)
     checked = [c for c in r["check"] if c["relative_error"] is not None]
     worst = max(checked, key=lambda c: abs(c["relative_error"]))
-    m.add(labels.percent(abs(worst["relative_error"])).replace("%", ""), "sizing", "error")
+    m.add(f"{abs(worst['relative_error']) * 100:.2f}", "sizing", "error")
     m.add(labels.mib(min(r["sizes_mib"])).replace(" ", "~"), "sizing", "smallest")
     m.add(labels.mib(max(r["sizes_mib"])).replace(" ", "~"), "sizing", "largest")
     return "\n".join(table)
