@@ -138,7 +138,7 @@ selftests-compare:
 
 check-series: tree
 	$(MAKE) rootfs VARIANT=series
-	vm/check-series
+	vm/check-series --guest /tests/test_prog_run
 
 check-arches: tree
 	vm/check-arches
