@@ -155,19 +155,14 @@ class PaperTest(unittest.TestCase):
                for role, path in r.items()}
         self.load_expected(r["load"], exp)
         self.calls_expected(r["calls"], exp)
-        region = samples(r["region"])
-        ratios = [statistics.median(region[("series",) + k[1:]]) / statistics.median(v)
-                  for k, v in region.items() if k[0] == "series-region-off" and k[1] == "load"
-                  and k[4] == "load_ns"]
-        exp[name("region ratio min")] = min(ratios)
-        exp[name("region ratio max")] = max(ratios)
+        self.region_expected(r["region"], exp)
         self.sizing_expected(r["sizing"], exp)
         conc = samples(r["conc"])
         most = max(int(float(k[3])) for k in conc if k[1] == "conc")
         for config, tag in (("series", "Pool"), ("series-pool-32k", "Small")):
-            exp[name("conc misses", tag)] = max(v[0] for k, v in conc.items() if k[0] == config
-                                                and k[4] == "pool_misses"
-                                                and int(float(k[3])) == most)
+            for cpus in (2, 4):
+                exp[name("conc misses", tag, cpus)] = conc[(config, "conc", f"cpus{cpus}",
+                                                            str(most), "pool_misses")][0]
         exp[name("conc loaders")] = most
         self.security_expected(r["security"], exp)
         counts = {}
@@ -210,6 +205,40 @@ class PaperTest(unittest.TestCase):
             exp[name("load", tag, "max")] = worst[0]
             exp[name("load", tag, "max at")] = worst[1]
 
+    def region_expected(self, run, exp):
+        region = samples(run)
+        offs = [k for k in region if k[0] == "series-region-off" and k[1] == "load"
+                and k[4] == "load_ns"]
+        ratios = [statistics.median(region[("series",) + k[1:]]) / statistics.median(region[k])
+                  for k in offs]
+        exp[name("region ratio min")] = min(ratios)
+        exp[name("region ratio max")] = max(ratios)
+        exp[name("region points")] = len(offs)
+        exp[name("region rounds")] = len(region[("series",) + offs[0][1:]])
+        cis = [self.table_ci(run, k[2], k[3], "series / series-region-off [95% CI]")
+               for k in offs]
+        exp[name("region ci min")] = min(lo for lo, _ in cis)
+        exp[name("region ci max")] = max(hi for _, hi in cis)
+        exp[name("region ci excluding")] = sum(1 for lo, hi in cis if not lo <= 1 <= hi)
+        exp[name("region ci excluding above")] = sum(1 for lo, _ in cis if lo > 1)
+        for case in ("fentry", "fexit"):
+            for config, tag in (("series-nokaslr", "on"), ("series-nokaslr-region-off", "off")):
+                exp[name("region nokaslr", case, tag)] = statistics.median(
+                    region[(config, "call", case, "", "call_ns")])
+
+    @staticmethod
+    def table_ci(run, case, x, column):
+        """(lo, hi) of a load_ns row's column in the run's committed summary table."""
+        with open(os.path.join(run, "tables", "summary.md")) as f:
+            table = f.read().splitlines()
+        header = next(line for line in table if line.startswith("| case | x | metric"))
+        col = [c.strip() for c in header.strip("|").split("|")].index(column)
+        row = next(line for line in table
+                   if [c.strip() for c in line.strip("|").split("|")][:3] == [case, x, "load_ns"])
+        cell = [c.strip() for c in row.strip("|").split("|")][col]
+        lo, hi = re.match(r"[\d.]+ \[([\d.]+), ([\d.]+)\]", cell).groups()
+        return float(lo), float(hi)
+
     def calls_expected(self, run, exp):
         s = samples(run)
         for case in ("dispatcher", "bpf_loop", "for_each", "tail_call", "bpf2bpf", "fentry",
@@ -217,6 +246,9 @@ class PaperTest(unittest.TestCase):
             for config, tag in (("vanilla", "Vanilla"), ("series", "Series")):
                 exp[name("call", case, tag)] = statistics.median(
                     s[(config, "call", case, "", "call_ns")])
+        exp[name("call dispatcher delta")] = (
+            statistics.median(s[("series", "call", "dispatcher", "", "call_ns")])
+            - statistics.median(s[("vanilla", "call", "dispatcher", "", "call_ns")]))
         for case, x in (("load_existing_pack", "64"), ("load_existing_pack", "4096"),
                         ("load_new_pack", "4096")):
             for metric in ("tlbi", "dsb", "isb"):
@@ -235,6 +267,8 @@ class PaperTest(unittest.TestCase):
             exp[name("sizing", p["size_mib"], "program packs")] = p["packs"]
             for cls in ("p50", "p75", "mix after churn", "trampoline", "struct_ops"):
                 exp[name("sizing", p["size_mib"], cls)] = int(p["objects"][cls])
+        tables = next(p for p in model["page_tables"] if p["size_mib"] == 128)
+        exp[name("sizing 128 page tables")] = f"{tables['4K']['bytes'] // 1024}~KiB"
         errs = [c["relative_error"] for c in model["check"] if c["relative_error"] is not None]
         exp[name("sizing error")] = 100 * max(abs(e) for e in errs)
         exp[name("sizing smallest")] = min(model["sizes_mib"])
@@ -258,7 +292,9 @@ class PaperTest(unittest.TestCase):
             exp[name("attacks", mode)] = len(mine)
             exp[name("attacks", mode, "tampered")] = sum(x["returned"] == "0x4321" for x in mine)
         exp[name("attacks kinds")] = len({x["attack"] for x in rows})
-        checks = {x["check"]: x["summary"] for x in tsv(os.path.join(run, "checks.tsv"))}
+        every = tsv(os.path.join(run, "checks.tsv"))
+        checks = {x["check"]: x["summary"] for x in every if x["mode"] == "enforce"}
+        exp[name("cfi modes")] = len({x["mode"] for x in every if x["check"] == "test_cfi_trap"})
         churn = re.findall(r"\d+", checks["test_jit_wp_churn"])
         for value, what in zip(churn, ("loads", "seals", "verifications", "digests",
                                        "insn seals", "insn checks")):
