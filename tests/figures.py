@@ -15,7 +15,8 @@ such as 128 MiB and percentages) must be
     raw samples (samples.csv values), equal at the precision the document
     gives it (1.042 matches 1.0417; the sign aside), or
   - in the per-runner counts of a results/selftests/<dir> the unit names
-    (passed, skipped, failed, from its selftests.tsv), or
+    (passed, skipped, failed, from its selftests.tsv) or among the numbers of
+    its metadata.json (the seconds in the guest), or
   - listed in tests/figures.tsv: derived (an arithmetic expression of
     figures that pass), claim (part of a sentence tests/claims.tsv has
     checked for this document: the generated sizing, tune or PMU sentence),
@@ -187,7 +188,13 @@ def selftests_counts(name):
         for line in f:
             runner, _, status = line.split("\t")[:3]
             counts[(runner, status)] = counts.get((runner, status), 0) + 1
-    return set(float(c) for c in counts.values())
+    found = set(float(c) for c in counts.values())
+    meta = os.path.join(SELFTESTS, name, "metadata.json")
+    if os.path.isfile(meta):
+        with open(meta) as f:
+            found |= {float(v) for v in json.load(f).values()
+                      if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    return found
 
 
 def claimed(path=CLAIMS):
