@@ -10,7 +10,10 @@ checks.tsv, selftests.tsv, markers.txt, region.txt), with code of its own,
 or, where the figure is a model's or an interval's, read from the run's
 committed tables (which tests/slow/test_committed_runs.py regenerates) or
 from analysis/tune's printed answer; a macro nothing here checks fails.
-Bad input ends with one line naming what is missing.
+Every number of a generated table is a checked macro's value (or a label:
+a program size), and every cell of the security table is what matrix.tsv
+says became of that attack. Bad input ends with one line naming what is
+missing.
 """
 import csv
 import glob
@@ -324,6 +327,63 @@ class PaperTest(unittest.TestCase):
         area = re.search(r"vmalloc\(\) area \]---\n(0x[0-9a-f]+)", text).group(1)
         stop = re.search(r"vmalloc\(\) end \]---\n(0x[0-9a-f]+)", text).group(1)
         exp[name("layout vmalloc tib")] = (int(stop, 16) - int(area, 16)) / (1 << 40)
+
+    # Numbers in a table's labels: inputs (program sizes, size classes), not figures.
+    LABELS = {"tab-load.tex": {"8", "512", "4096", "65536", "1", "64", "95", "6.12"},
+              "tab-tlb.tex": {"64", "4096"}, "tab-sizing.tex": {"500", "2"},
+              "tab-calls.tex": {"6.12"}}
+
+    def test_tables_are_the_runs(self):
+        """Every number of a generated table is the value of a macro checked above, and
+        every cell of the security table says what matrix.tsv has for its attack."""
+        values = {v.replace("{,}", ",") for v in self.macros.values()}
+        for table, labels in self.LABELS.items():
+            with open(os.path.join(self.out, "generated", table)) as f:
+                body = "".join(line for line in f if not line.startswith("%")).replace("{,}", ",")
+            for number in re.findall(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?(?![\w.,])", body):
+                with self.subTest(table=table, number=number):
+                    self.assertTrue(number in values or number in labels,
+                                    f"{number} of {table} is no macro's value")
+        rows = [x for x in tsv(os.path.join(runs()["security"], "matrix.tsv"))
+                if x["attack"] != "(every attack)"]
+        with open(os.path.join(self.out, "generated", "tab-security.tex")) as f:
+            lines = [line for line in f if line.count("&") == 3 and "enforce" not in line]
+        labelled = [[c.strip().rstrip("\\").strip() for c in line.split("&")] for line in lines]
+        apart = {c[0].replace("\\_", "_").partition(" (")[0] for c in labelled if " (" in c[0]}
+        shown = set()
+        for cells in labelled:
+            attack, _, victim = cells[0].replace("\\_", "_").partition(" (")
+            victim = victim.rstrip(")")
+            shown.add(attack)
+            # A row named by its attack alone is the one-function (or live) victim's,
+            # and the two-function one's too unless that has a row of its own.
+            victims = ({victim} if victim else
+                       {"one-function", "live", "none"} | (set() if attack in apart
+                                                           else {"two-function"}))
+            for mode, cell in zip(("enforce", "warn", "off"), cells[1:]):
+                mine = [x for x in rows if x["attack"] == attack and x["mode"] == mode
+                        and x["victim"] in victims]
+                with self.subTest(attack=cells[0], mode=mode):
+                    self.assertTrue(mine)
+                    for r in mine:  # a merged row: every victim fares as the cell says
+                        self.assertEqual(cell, self.fate(r))
+        self.assertEqual(shown, {x["attack"] for x in rows})
+
+    @staticmethod
+    def fate(r):
+        """What became of an attack, from its matrix row alone."""
+        if r["returned"] == "0x4321":
+            return "tampered"
+        if r["load"].startswith("failed"):
+            return "load refused"
+        if r["gadget"].startswith("refused"):
+            return "refused"
+        if "faulted" in r["gadget"]:
+            return "write faults"
+        reported = r["console"].startswith("reported")
+        if r["gadget"].startswith("allowed"):
+            return "allowed, reported" if reported else "allowed"
+        return "reported" if reported else "no effect"
 
 
 class BadInputTest(unittest.TestCase):
