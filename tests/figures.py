@@ -12,8 +12,9 @@ thousands separators or at least three digits, outside `code`, links, sizes
 such as 128 MiB and percentages) must be
 
   - in one of its runs' committed tables (tables/*.md), determinism.json or
-    raw samples (samples.csv values), equal at the precision the document
-    gives it (1.042 matches 1.0417; the sign aside), or
+    raw samples (samples.csv values), with the same value as written (the
+    sign and thousands separators aside: 1.042 matches 1.042, not 1.0417,
+    which the tables would print as 1.042 themselves), or
   - in the per-runner counts of a results/selftests/<dir> the unit names
     (passed, skipped, failed, from its selftests.tsv) or among the numbers of
     its metadata.json (the seconds in the guest), or
@@ -27,7 +28,10 @@ tests/slow/test_committed_runs.py checks that the committed tables are what
 analysis/ makes of the raw samples today, so a figure that passes here
 traces back to the raw data. This does not check that a figure stands where
 it should (a p95 quoted as a median passes if the run has both); the
-generated sentences (tests/claims.tsv) do. Prints each figure that fails,
+generated sentences (tests/claims.tsv) do. A paragraph that names no run
+is checked against the runs its section named last, which can match a
+number that is not the run's (a version, a count from a citation) by chance:
+declare those not-run, which is read before the runs. Prints each figure that fails,
 with its document, line and unit, and exits 1 if there is one.
 """
 import argparse
@@ -140,8 +144,10 @@ def value(token):
 
 
 def matches(token, pool):
-    v, decimals = value(token)
-    return any(round(abs(p), decimals) == v for p in pool)
+    """The figure is in the pool, as written: rounding a pool's number to the figure's
+    precision would let a table of thousands of numbers match almost any short decimal."""
+    v, _ = value(token)
+    return v in pool
 
 
 class Runs:
@@ -266,9 +272,11 @@ def judge(doc, fig, unit, pool, missing, listed):
     """None when the figure holds, else why not."""
     if missing:
         return f"names run(s) not committed: {', '.join(missing)}"
+    entry = listed.get((doc, fig))
+    if entry is not None and entry[0] == "not-run":
+        return None  # declared no measurement: a run that holds the number is chance
     if pool and matches(fig, pool):
         return None
-    entry = listed.get((doc, fig))
     if entry is None:
         where = (f"not in run(s) {', '.join(unit.runs)}" if unit.runs
                  else "the unit names no run")

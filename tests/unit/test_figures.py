@@ -16,7 +16,7 @@ class FakeRuns:
         return self.runs.get(run_id)
 
 
-RUNS = FakeRuns({"20261207-154951-quick": {54400.0, 51376.0, 1.0417, 121.0}})
+RUNS = FakeRuns({"20261207-154951-quick": {54400.0, 51376.0, 1.042, 121.0, 7.19}})
 
 
 def check(text, listed=None):
@@ -40,6 +40,18 @@ class CheckerTest(unittest.TestCase):
     def test_figures_of_the_named_run_pass(self):
         self.assertEqual(check("In run 20261207-154951 the ratio is 1.042, 54,400 against"
                                " 51,376 (dispatcher +121.0)."), [])
+
+    def test_a_figure_only_a_rounded_number_gives_fails(self):
+        # 7.19 rounds to 7.2: a table of thousands of numbers would match most short decimals.
+        bad = check("In run 20261207-154951 QEMU 7.2 ran.")
+        self.assertEqual([f for f, _ in bad], ["7.2"])
+
+    def test_a_declared_non_measurement_is_read_before_the_run(self):
+        self.assertEqual(check("In run 20261207-154951 the dispatcher took 121.0.",
+                               {"121.0": ("not-run", "a version", 1)}), [])
+        bad = check("In run 20261207-154951 the dispatcher took 121.0.",
+                    {"121.0": ("derived", "1 + 1", 1)})
+        self.assertEqual(bad, [], "a derived entry does not hide a figure the run holds")
 
     def test_a_figure_the_run_lacks_fails(self):
         bad = check("In run 20261207-154951 the ratio is 1.043.")
