@@ -23,6 +23,7 @@ import os
 import re
 import shutil
 
+import claims
 import labels
 import runs as runs_mod
 import sizing
@@ -127,14 +128,6 @@ def point_parts(key):
     return (key.case, key.x)
 
 
-def point_label(key):
-    if key.case.startswith("real:"):
-        return key.case[len("real:"):]
-    if key.case == "subprogs":
-        return f"{key.x} subprog{'' if key.x == '1' else 's'}"
-    return f"{key.case} {key.x}"
-
-
 def load_figures(run, m):
     """Load latency: series over series-wp-off and over vanilla, every point."""
     import points as points_mod
@@ -143,7 +136,7 @@ def load_figures(run, m):
     rows = []
     worst = {}
     for k in keys:
-        row = [point_label(k)]
+        row = [claims.point_name(k)]
         for config, ref, tag in (("series", "series-wp-off", "Wp"), ("series", "vanilla", "All")):
             cmp = pts.compare(k, config, ref)
             m.add(labels.ratio(cmp.ratio), "load", tag, *point_parts(k))
@@ -152,7 +145,7 @@ def load_figures(run, m):
             m.add(labels.ratio(hi), "load", tag, *point_parts(k), "hi")
             row += [labels.ratio(cmp.ratio), f"[{labels.ratio(lo)}, {labels.ratio(hi)}]"]
             if tag not in worst or cmp.ratio > worst[tag][1]:
-                worst[tag] = (point_label(k), cmp.ratio)
+                worst[tag] = (claims.point_name(k), cmp.ratio)
         rows.append((k, row))
     for tag, (where, r) in worst.items():
         m.add(labels.ratio(r), "load", tag, "max")
@@ -176,7 +169,7 @@ def load_table(run, rows):
 
 def load_plot(run, pts, rows, path):
     fig, ax = subplots(3.4, 2.6)
-    names = [point_label(k) for k, _ in rows]
+    names = [claims.point_name(k) for k, _ in rows]
     for i, (config, ref, label) in enumerate((("series", "series-wp-off", "series / wp off"),
                                               ("series", "vanilla", "series / 6.12"))):
         ys, lo, hi = [], [], []

@@ -179,29 +179,21 @@ class PaperTest(unittest.TestCase):
 
     def load_expected(self, run, exp):
         s = samples(run)
-        with open(os.path.join(run, "tables", "summary.md")) as f:
-            table = f.read().splitlines()
-        header = next(line for line in table if line.startswith("| case | x | metric"))
-        cols = [c.strip() for c in header.strip("|").split("|")]
         points = [k for k in s if k[0] == "series" and k[1] == "load" and k[4] == "load_ns"]
         exp[name("load points")] = len(points)
         exp[name("load rounds")] = len(s[points[0]])
         for ref, tag in (("series-wp-off", "Wp"), ("vanilla", "All")):
-            col = cols.index(f"series / {ref} [95% CI]")
             worst = None
             for k in points:
                 _, _, case, x, _ = k
                 parts = ("real", case[5:]) if case.startswith("real:") else (case, x)
                 ratio = statistics.median(s[k]) / statistics.median(s[(ref,) + k[1:]])
                 exp[name("load", tag, *parts)] = ratio
-                row = next(line for line in table
-                           if [c.strip() for c in line.strip("|").split("|")][:3] == [case, x, "load_ns"])
-                cell = [c.strip() for c in row.strip("|").split("|")][col]
-                lo, hi = re.match(r"[\d.]+ \[([\d.]+), ([\d.]+)\]", cell).groups()
+                lo, hi = self.table_ci(run, case, x, f"series / {ref} [95% CI]")
                 exp[name("load", tag, *parts, "lo")] = lo
                 exp[name("load", tag, *parts, "hi")] = hi
                 label = (case[5:] if case.startswith("real:") else
-                         f"{x} subprog{'' if x == '1' else 's'}" if case == "subprogs"
+                         f"{x} subprogram{'' if x == '1' else 's'}" if case == "subprogs"
                          else f"{case} {x}")
                 if worst is None or ratio > worst[0]:
                     worst = (ratio, label)
