@@ -134,7 +134,7 @@ def load_figures(run, m):
     pts = points_mod.Points(run)
     keys = pts.select(clock="icount", workload="load", metric="load_ns")
     rows = []
-    worst = {}
+    worst, widest = {}, {}
     for k in keys:
         row = [claims.point_name(k)]
         for config, ref, tag in (("series", "series-wp-off", "Wp"), ("series", "vanilla", "All")):
@@ -146,10 +146,15 @@ def load_figures(run, m):
             row += [labels.ratio(cmp.ratio), f"[{labels.ratio(lo)}, {labels.ratio(hi)}]"]
             if tag not in worst or cmp.ratio > worst[tag][1]:
                 worst[tag] = (claims.point_name(k), cmp.ratio)
+            if tag not in widest or hi > widest[tag][1]:
+                widest[tag] = (claims.point_name(k), hi)
         rows.append((k, row))
     for tag, (where, r) in worst.items():
         m.add(labels.ratio(r), "load", tag, "max")
         m.add(where, "load", tag, "max", "at")
+    for tag, (where, hi) in widest.items():
+        m.add(labels.ratio(hi), "load", tag, "hi", "max")
+        m.add(where, "load", tag, "hi", "max", "at")
     n = pts.summary(keys[0], "series").n
     m.add(n, "load", "rounds")
     m.add(len(keys), "load", "points")

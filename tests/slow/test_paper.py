@@ -183,7 +183,7 @@ class PaperTest(unittest.TestCase):
         exp[name("load points")] = len(points)
         exp[name("load rounds")] = len(s[points[0]])
         for ref, tag in (("series-wp-off", "Wp"), ("vanilla", "All")):
-            worst = None
+            worst = widest = None
             for k in points:
                 _, _, case, x, _ = k
                 parts = ("real", case[5:]) if case.startswith("real:") else (case, x)
@@ -197,8 +197,12 @@ class PaperTest(unittest.TestCase):
                          else f"{case} {x}")
                 if worst is None or ratio > worst[0]:
                     worst = (ratio, label)
+                if widest is None or hi > widest[0]:
+                    widest = (hi, label)
             exp[name("load", tag, "max")] = worst[0]
             exp[name("load", tag, "max at")] = worst[1]
+            exp[name("load", tag, "hi max")] = widest[0]
+            exp[name("load", tag, "hi max at")] = widest[1]
 
     def region_expected(self, run, exp):
         region = samples(run)
