@@ -145,6 +145,12 @@ def collect_rows(test_out):
         windows = console_windows(os.path.join(directory, "console.log"))
         result, lines = tests.get("test_jit_wp", (None, []))
         rows = [x.split("\t")[1:] for x in lines if x.startswith("matrix\t")]
+        # The mode the kernel reports (test_jit_wp prints bpf_jit/wp's) must be the
+        # one the boot asked for: a refused bpf_jit_wp= would leave enforce.
+        reported = [m.group(1) for m in map(re.compile(r"^mode (\w+),").match, lines) if m]
+        if reported and reported[0] != mode:
+            raise Error(f"{directory}: {config} booted for bpf_jit_wp={mode}, the kernel"
+                        f" reports {reported[0]}")
         if result is None:
             pass  # a boot of the other checks alone
         elif result == "skipped":

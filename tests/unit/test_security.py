@@ -54,7 +54,8 @@ class CollectTest(unittest.TestCase):
         self.root = tempfile.mkdtemp()
         boot(self.root, 1, "vanilla", "vanilla", "", KTAP_VANILLA, "")
         boot(self.root, 2, "series", "series", "", KTAP_SERIES, CONSOLE_SERIES)
-        boot(self.root, 3, "series-wp-off", "series", "bpf_jit_wp=off", KTAP_SERIES, "")
+        boot(self.root, 3, "series-wp-off", "series", "bpf_jit_wp=off",
+             KTAP_SERIES.replace("# mode enforce,", "# mode off,"), "")
 
     def tearDown(self):
         shutil.rmtree(self.root)
@@ -95,6 +96,16 @@ class CollectTest(unittest.TestCase):
                           " copy |", text)
         finally:
             shutil.rmtree(out)
+
+    def test_the_kernel_reported_mode_must_be_the_boot_one(self):
+        path = os.path.join(self.root, "3-series-wp-off-guest", "guest.ktap")
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text.replace("# mode off,", "# mode enforce,"))
+        with self.assertRaisesRegex(security.Error, "booted for bpf_jit_wp=off, the kernel"
+                                    " reports enforce"):
+            security.collect_rows(self.root)
 
     def test_a_failed_boot_is_named(self):
         os.unlink(os.path.join(self.root, "2-series-guest", "guest.ktap"))
